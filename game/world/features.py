@@ -1,0 +1,97 @@
+"""Terrain features of a table, as the scenario describes them, and their 2D footprints.
+
+A feature is one piece of terrain: a type from ``game/data/terrain.toml`` and one of three shapes:
+
+* an area: ``polygon`` (a list of [x, y] points, inches, table frame);
+* a line with a width: ``path`` plus ``width`` (trails, streams, bunds, trenches, hedgerows);
+* a point with a size: ``point`` plus ``size`` ([width, depth]) or ``radius``, turned by ``rotation``
+  degrees (hootches, bunkers, spider holes, craters).
+
+Hills carry a ``height`` (inches above the table at the crest); wooded features may set their canopy
+``canopy_bottom`` / ``canopy_top`` heights (defaults come from the terrain data). Buildings carry a
+``height`` too.
+
+This module is pure geometry over shapely. It knows nothing of rules; ``game.world.tablemap`` answers
+the terrain questions the rules ask.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+
+Vec2 = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One terrain feature of a scenario table."""
+
+    id: str
+    """Unique within the scenario; carried into the baked glTF's extras."""
+    type: str
+    """A terrain type id from ``game/data/terrain.toml``."""
+    polygon: tuple[Vec2, ...] | None = None
+    """Outline of an area feature, counter-clockwise or not, not closed."""
+    path: tuple[Vec2, ...] | None = None
+    """Centre line of a linear feature."""
+    width: float = 0.0
+    """Full width of a linear feature, inches."""
+    point: Vec2 | None = None
+    """Centre of a point feature."""
+    size: Vec2 | None = None
+    """[width, depth] of a rectangular point feature, inches."""
+    radius: float = 0.0
+    """Radius of a round point feature, inches."""
+    rotation: float = 0.0
+    """Degrees, counter-clockwise, of a point feature."""
+    height: float = 0.0
+    """Hill crest or building height, inches."""
+    canopy_bottom: float | None = None
+    """Height of the underside of the foliage, inches (None: the terrain type's default)."""
+    canopy_top: float | None = None
+    """Height of the top of the foliage, inches (None: the terrain type's default)."""
+
+    @property
+    def kind(self) -> str:
+        if self.polygon is not None:
+            return "polygon"
+        if self.path is not None:
+            return "path"
+        return "point"
+
+    def shape(self) -> BaseGeometry:
+        """The feature's footprint on the table as a shapely polygon."""
+        if self.polygon is not None:
+            poly = Polygon(self.polygon)
+            if not poly.is_valid:
+                poly = poly.buffer(0)
+            return poly
+        if self.path is not None:
+            return LineString(self.path).buffer(self.width / 2.0, cap_style="flat", join_style="round")
+        assert self.point is not None
+        if self.radius > 0:
+            return Point(self.point).buffer(self.radius, quad_segs=8)
+        w, d = self.size if self.size is not None else (1.0, 1.0)
+        x, y = self.point
+        rect = Polygon([(x - w / 2, y - d / 2), (x + w / 2, y - d / 2), (x + w / 2, y + d / 2), (x - w / 2, y + d / 2)])
+        return affinity.rotate(rect, self.rotation, origin=(x, y))
+
+
+def base_rectangle(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
+    """A stand's base as a rotated rectangle (DD-1.7).
+
+    ``width`` runs across the stand's front, ``depth`` front to back; ``facing`` is the direction the
+    front faces in degrees (0 = east, counter-clockwise).
+    """
+    # Local frame: front along +x (facing), width along y.
+    hd, hw = depth / 2.0, width / 2.0
+    c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
+    corners = []
+    for lx, ly in ((-hd, -hw), (hd, -hw), (hd, hw), (-hd, hw)):
+        corners.append((x + lx * c - ly * s, y + lx * s + ly * c))
+    return Polygon(corners)

@@ -1,0 +1,105 @@
+"""The table's terrain in plan view: what terrain lies under a base or along a path.
+
+This is the small terrain interface the rules use (DESIGN §2): terrain type and cover under a base,
+the terrain a move passes through, whether a line crosses dense terrain (command radius, DD-1.13),
+whether a base stays on a trail (DD-3.2). Line of sight and elevation over the baked 3D table live in
+``game.world.los``.
+
+Features are indexed with a shapely STRtree. Overlay terrain (trails, bunds, trenches, hills) lies on
+top of the ground terrain; where two ground features overlap, the later one in the scenario wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.strtree import STRtree
+
+from game.rules.data import Rulebook, TerrainType
+from game.world.features import Feature
+
+COVER_ORDER = {"open": 0, "water": 0, "light": 1, "medium": 2, "heavy": 3}
+
+
+@dataclass(frozen=True)
+class TerrainHit:
+    feature: Feature
+    terrain: TerrainType
+    shape: BaseGeometry
+
+
+class TableMap:
+    """Plan-view terrain lookups for one table."""
+
+    def __init__(self, width: float, height: float, features: tuple[Feature, ...], book: Rulebook):
+        self.width = width
+        self.height = height
+        self.book = book
+        self.bounds = box(0, 0, width, height)
+        self.hits = [TerrainHit(f, book.terrain[f.type], f.shape()) for f in features]
+        for h in self.hits:
+            shapely.prepare(h.shape)
+        self.tree = STRtree([h.shape for h in self.hits]) if self.hits else None
+        self.open = book.terrain["open"]
+
+    # -- basic queries ---------------------------------------------------------------------------
+    def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
+        if self.tree is None:
+            return []
+        idx = sorted(int(i) for i in self.tree.query(geom))
+        return [self.hits[i] for i in idx if self.hits[i].shape.intersects(geom)]
+
+    def features_at(self, x: float, y: float) -> list[TerrainHit]:
+        """Every feature under a point, in scenario order."""
+        return self._candidates(Point(x, y))
+
+    def ground_at(self, x: float, y: float) -> TerrainType:
+        """The ground terrain under a point (the last non-overlay feature there, else open)."""
+        ground = [h for h in self.features_at(x, y) if not h.terrain.overlay]
+        return ground[-1].terrain if ground else self.open
+
+    def terrain_under(self, base: Polygon) -> list[TerrainType]:
+        """Terrain at the centre of a base: the ground and any overlays (G-01 rule 1)."""
+        c = base.centroid
+        hits = self.features_at(c.x, c.y)
+        ground = [h.terrain for h in hits if not h.terrain.overlay]
+        overlays = [h.terrain for h in hits if h.terrain.overlay]
+        return [ground[-1] if ground else self.open, *overlays]
+
+    def cover_under(self, base: Polygon) -> TerrainType:
+        """The terrain that gives a stand its cover: the best cover at its centre (G-01 rule 1)."""
+        terrains = self.terrain_under(base)
+        return max(terrains, key=lambda t: (COVER_ORDER[t.cover], -t.save, -t.to_hit))
+
+    def terrain_along(self, swept: BaseGeometry) -> list[TerrainType]:
+        """Every terrain type a moving base passes through, ground included (G-01 rule 2)."""
+        hits = self._candidates(swept)
+        types: dict[str, TerrainType] = {}
+        covered = None
+        for h in hits:
+            types.setdefault(h.terrain.id, h.terrain)
+            if not h.terrain.overlay:
+                covered = h.shape if covered is None else covered.union(h.shape)
+        if covered is None or not covered.covers(swept):
+            types.setdefault("open", self.open)
+        return list(types.values())
+
+    def crosses_dense(self, line: LineString) -> bool:
+        """Does a measuring line pass through dense terrain (DD-1.13, G-16)?"""
+        return any(h.terrain.dense and h.shape.intersection(line).length > 1e-6 for h in self._candidates(line))
+
+    def on_trail(self, centre_path: BaseGeometry) -> bool:
+        """Does a stand's centre path (a point or a line) stay entirely on trail features (DD-3.2)?
+
+        A base moving along a 1" trail overhangs its verges, so the test is on the base's centre.
+        """
+        trails = [h.shape for h in self._candidates(centre_path) if h.terrain.trail]
+        if not trails:
+            return False
+        return shapely.union_all(trails).buffer(0.02).covers(centre_path)
+
+    def within_table(self, geom: BaseGeometry) -> bool:
+        return self.bounds.covers(geom)
