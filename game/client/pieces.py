@@ -1,0 +1,327 @@
+"""Stands, blinds and markers on the table, kept in step with the engine's views.
+
+A stand is its base and figures (``models/<model>.glb``), turned to its facing, with a rim in its side's
+colour and a side token on its rear edge: a blue square for the Allies, a red triangle for the
+insurgents (shape as well as colour, readable across a room). Element status (pinned, winded, low
+ammo, overwatch, hold) stands as counters behind the element's first stand; wounded stands wear a
+casualty ring. Blinds are discs with a "?"; markers the engine lists (casualty tokens, smoke, target
+markers with their delay die, echoes) are drawn by kind, an unknown kind as a labelled chit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import panda3d.core as p3d
+from direct.interval.IntervalGlobal import LerpPosHprInterval, Sequence, Wait
+
+from game.client import geom
+from game.client.assets import ModelLibrary
+
+SIDE_COLORS = {"allied": (0.25, 0.55, 1.0, 1.0), "insurgent": (1.0, 0.28, 0.2, 1.0)}
+SIDE_TOKEN = {"allied": "side_allied", "insurgent": "side_insurgent"}
+STATUS_MARKERS = ["pinned", "winded", "low_ammo", "overwatch", "stunned", "hold"]
+MARKER_MODELS = {"casualty": "casualty_token", "casualty_token": "casualty_token", "smoke": "smoke",
+                 "target": "target_marker", "target_marker": "target_marker", "echo": "echo",
+                 "blind": "blind"}
+BASE_H = 0.08
+
+
+def text_node(text: str, scale: float, color=(1, 1, 1, 1), billboard: bool = True,
+              parent: p3d.NodePath | None = None) -> p3d.NodePath:
+    tn = p3d.TextNode("label")
+    tn.set_text(text)
+    tn.set_align(p3d.TextNode.A_center)
+    tn.set_text_color(*color)
+    tn.set_shadow(0.06, 0.06)
+    tn.set_shadow_color(0, 0, 0, 0.9)
+    np_ = p3d.NodePath(tn) if parent is None else parent.attach_new_node(tn)
+    np_.set_scale(scale)
+    if billboard:
+        np_.set_billboard_point_eye()
+    geom.overlay(np_)
+    np_.set_bin("fixed", 30)
+    np_.set_depth_test(False)
+    return np_
+
+
+@dataclass
+class StandPiece:
+    id: str
+    element: str
+    side: str
+    width: float
+    depth: float
+    node: p3d.NodePath
+    rim: p3d.NodePath
+    ring: p3d.NodePath | None = None
+    animating: bool = False
+
+
+class Pieces:
+    """The scene nodes for everything a view puts on the table."""
+
+    def __init__(self, parent: p3d.NodePath, library: ModelLibrary, height_at):
+        self.root = parent.attach_new_node("pieces")
+        self.library = library
+        self.height_at = height_at
+        self.stands: dict[str, StandPiece] = {}
+        self.elements: dict[str, dict] = {}
+        self.element_markers: dict[str, p3d.NodePath] = {}
+        self.labels: dict[str, p3d.NodePath] = {}
+        self.blinds: dict[str, p3d.NodePath] = {}
+        self.markers: dict[str, p3d.NodePath] = {}
+        self.selection: p3d.NodePath | None = None
+        self.selected: str | None = None
+        self.highlight_choices: p3d.NodePath | None = None
+        self.labels_visible = True
+        self.view: dict = {}
+
+    # -- view sync -------------------------------------------------------------------------------
+    def apply_view(self, view: dict) -> None:
+        self.view = view
+        self.elements = {e["id"]: e for e in view.get("elements", [])}
+        seen = set()
+        for s in view.get("stands", []):
+            seen.add(s["id"])
+            piece = self.stands.get(s["id"])
+            if piece is None:
+                piece = self._make_stand(s)
+                self.stands[s["id"]] = piece
+            if not piece.animating:
+                self.place(piece, s["x"], s["y"], s.get("facing", 0.0))
+            self._casualty_ring(piece, s)
+        for sid in [k for k in self.stands if k not in seen]:
+            self.stands.pop(sid).node.remove_node()
+        self._sync_blinds(view.get("blinds", []))
+        self._sync_markers(view.get("markers", []))
+        self._sync_element_markers()
+        if self.selected and self.selected not in self.elements:
+            self.select(None)
+        elif self.selected:
+            self.select(self.selected)
+
+    def place(self, piece: StandPiece, x: float, y: float, facing: float) -> None:
+        piece.node.set_pos(x, y, self.height_at(x, y))
+        piece.node.set_h(facing)
+
+    def _make_stand(self, s: dict) -> StandPiece:
+        base = s.get("base") or {}
+        w, d = float(base.get("width", 1.97)), float(base.get("depth", 1.26))
+        node = self.root.attach_new_node(f"stand-{s['id']}")
+        node.set_tag("stand", s["id"])
+        key = s.get("model") or s.get("type") or ""
+        if self.library.has(key):
+            self.library.instance(key, node)
+        else:  # a stand type with no model yet: a plain base, never nothing
+            import trimesh.creation as tc
+
+            mesh = tc.box(extents=(w, d, BASE_H))
+            mesh.apply_translation((0, 0, BASE_H / 2))
+            node.attach_new_node(geom.trimesh_node(key or "base", mesh, (0.4, 0.35, 0.22, 1)))
+        side = s.get("side", "allied")
+        token = self.library.instance(SIDE_TOKEN.get(side, "side_allied"), node)
+        token.set_pos(-w / 2 + 0.2, 0, BASE_H)
+        color = SIDE_COLORS.get(side, (0.8, 0.8, 0.8, 1))
+        hw, hd = w / 2 + 0.03, d / 2 + 0.03
+        rim = geom.lines("rim", [[(-hw, -hd, 0.03), (hw, -hd, 0.03), (hw, hd, 0.03), (-hw, hd, 0.03),
+                                  (-hw, -hd, 0.03)]], color, 3.0)
+        rim.reparent_to(node)
+        return StandPiece(s["id"], s.get("element", ""), side, w, d, node, rim)
+
+    def _casualty_ring(self, piece: StandPiece, s: dict) -> None:
+        hurt = bool(s.get("wounded")) or int(s.get("hits", 0) or 0) > 0
+        if hurt and piece.ring is None:
+            piece.ring = self.library.instance("casualty_ring", piece.node)
+            piece.ring.set_scale(piece.width * 1.05, piece.depth * 1.25, 1)
+        elif not hurt and piece.ring is not None:
+            piece.ring.remove_node()
+            piece.ring = None
+
+    def _sync_element_markers(self) -> None:
+        for np_ in self.element_markers.values():
+            np_.remove_node()
+        self.element_markers.clear()
+        for np_ in self.labels.values():
+            np_.remove_node()
+        self.labels.clear()
+        for eid, e in self.elements.items():
+            stands = [self.stands[s] for s in e.get("stands", []) if s in self.stands]
+            if not stands:
+                continue
+            lead = stands[0]
+            holder = lead.node.attach_new_node(f"status-{eid}")
+            k = 0
+            for status in STATUS_MARKERS:
+                value = e.get(status)
+                if not value:
+                    continue
+                key = status if self.library.has(status) else "pinned"
+                if status == "hold":
+                    key = "overwatch"
+                m = self.library.instance(key, holder)
+                m.set_pos(-lead.width / 2 - 0.3, lead.depth / 2 - 0.3 - 0.5 * k, 0)
+                k += 1
+            self.element_markers[eid] = holder
+            label = text_node(e.get("name", eid), 0.42, SIDE_COLORS.get(e.get("side"), (1, 1, 1, 1)),
+                              parent=lead.node)
+            label.set_pos(0, 0, 1.4)
+            label.set_compass()
+            if not self.labels_visible:
+                label.hide()
+            self.labels[eid] = label
+
+    def _sync_blinds(self, blinds: list[dict]) -> None:
+        keep = set()
+        for b in blinds:
+            keep.add(b["id"])
+            np_ = self.blinds.get(b["id"])
+            if np_ is None:
+                np_ = self.root.attach_new_node(f"blind-{b['id']}")
+                np_.set_tag("blind", b["id"])
+                self.library.instance("blind", np_)
+                q = text_node("?", 1.0, (0.95, 0.88, 0.55, 1), billboard=False, parent=np_)
+                q.set_p(-90)
+                q.set_pos(0, -0.3, 0.1)
+                q.set_depth_test(True)
+                ring = geom.lines("blind-rim", [geom.circle_points(0, 0, 0.8, 0.05, 32)],
+                                  SIDE_COLORS.get(b.get("side"), (1, 1, 1, 1)), 3)
+                ring.reparent_to(np_)
+                self.blinds[b["id"]] = np_
+            np_.set_pos(b["x"], b["y"], self.height_at(b["x"], b["y"]))
+        for bid in [k for k in self.blinds if k not in keep]:
+            self.blinds.pop(bid).remove_node()
+
+    def _sync_markers(self, markers: list[dict]) -> None:
+        for np_ in self.markers.values():
+            np_.remove_node()
+        self.markers.clear()
+        for m in markers:
+            kind = str(m.get("kind", "marker"))
+            if "x" not in m or "y" not in m:
+                continue
+            np_ = self.root.attach_new_node(f"marker-{m.get('id', kind)}")
+            np_.set_pos(m["x"], m["y"], self.height_at(m["x"], m["y"]))
+            key = MARKER_MODELS.get(kind, kind)
+            if self.library.has(key):
+                model = self.library.instance(key, np_)
+                if kind == "smoke":
+                    model.set_transparency(p3d.TransparencyAttrib.M_alpha)
+                    model.set_alpha_scale(0.6)
+                    model.set_bin("transparent", 10)
+                    model.set_depth_write(False)
+                    r = float(m.get("radius", 1.0))
+                    model.set_scale(r)
+            else:
+                self.library.instance("echo", np_)
+                text_node(kind.replace("_", " "), 0.35, parent=np_).set_z(0.6)
+            if kind in ("target", "target_marker"):
+                die = self.library.instance("delay_die", np_)
+                die.set_pos(0.7, 0.7, 0)
+                delay = m.get("delay", m.get("die"))
+                if delay is not None:
+                    text_node(str(delay), 0.45, (0.1, 0.1, 0.1, 1), parent=np_).set_pos(0.7, 0.7, 0.45)
+            if m.get("label"):
+                text_node(str(m["label"]), 0.35, parent=np_).set_z(1.0)
+            self.markers[str(m.get("id", len(self.markers)))] = np_
+
+    # -- selection -------------------------------------------------------------------------------
+    def select(self, element: str | None) -> None:
+        if self.selection is not None:
+            self.selection.remove_node()
+            self.selection = None
+        for piece in self.stands.values():
+            piece.node.clear_shader_input("u_highlight")
+        self.selected = element
+        if element is None or element not in self.elements:
+            self.selected = None
+            return
+        self.selection = self.root.attach_new_node("selection")
+        for sid in self.elements[element].get("stands", []):
+            piece = self.stands.get(sid)
+            if piece is None:
+                continue
+            piece.node.set_shader_input("u_highlight", (1.0, 0.85, 0.3, 0.25))
+            hw, hd = piece.width / 2 + 0.12, piece.depth / 2 + 0.12
+            ring = geom.lines("sel", [[(-hw, -hd, 0.05), (hw, -hd, 0.05), (hw, hd, 0.05), (-hw, hd, 0.05),
+                                       (-hw, -hd, 0.05)]], (1.0, 0.9, 0.3, 1.0), 4.0)
+            ring.reparent_to(self.selection)
+            ring.set_pos(piece.node.get_pos())
+            ring.set_h(piece.node.get_h())
+
+    def element_centre(self, element: str) -> p3d.LPoint3 | None:
+        pts = [self.stands[s].node.get_pos() for s in self.elements.get(element, {}).get("stands", [])
+               if s in self.stands]
+        if not pts:
+            return None
+        c = p3d.LPoint3(0, 0, 0)
+        for p in pts:
+            c += p
+        return c / len(pts)
+
+    def set_labels_visible(self, visible: bool) -> None:
+        self.labels_visible = visible
+        for label in self.labels.values():
+            label.show() if visible else label.hide()
+
+    # -- picking ---------------------------------------------------------------------------------
+    def pick(self, origin: p3d.LPoint3, direction: p3d.LVector3) -> tuple[str, str] | None:
+        """The stand or blind under a ray: ('stand', id) or ('blind', id), nearest first."""
+        best: tuple[float, tuple[str, str]] | None = None
+        for piece in self.stands.values():
+            t = self._ray_hits_rect(origin, direction, piece.node, piece.width / 2 + 0.1,
+                                    piece.depth / 2 + 0.1, 0.4)
+            if t is not None and (best is None or t < best[0]):
+                best = (t, ("stand", piece.id))
+        for bid, np_ in self.blinds.items():
+            t = self._ray_hits_rect(origin, direction, np_, 0.8, 0.8, 0.1)
+            if t is not None and (best is None or t < best[0]):
+                best = (t, ("blind", bid))
+        return None if best is None else best[1]
+
+    @staticmethod
+    def _ray_hits_rect(origin, direction, node, hw, hd, z_up) -> float | None:
+        pos = node.get_pos()
+        dz = direction.z
+        if abs(dz) < 1e-6:
+            return None
+        for z in (pos.z + z_up, pos.z):
+            t = (z - origin.z) / dz
+            if t <= 0:
+                continue
+            hit = origin + direction * t
+            a = math.radians(node.get_h())
+            lx = (hit.x - pos.x) * math.cos(a) + (hit.y - pos.y) * math.sin(a)
+            ly = -(hit.x - pos.x) * math.sin(a) + (hit.y - pos.y) * math.cos(a)
+            if abs(lx) <= hw and abs(ly) <= hd:
+                return t
+        return None
+
+    # -- animation -------------------------------------------------------------------------------
+    def animate_move(self, stand_id: str, to: list[float], start: list[float] | None = None,
+                     delay: float = 0.0) -> float:
+        """Slide a stand to ``to`` = [x, y, facing]; returns the seconds the move takes."""
+        piece = self.stands.get(stand_id)
+        if piece is None:
+            return 0.0
+        if start is not None:
+            self.place(piece, start[0], start[1], start[2] if len(start) > 2 else piece.node.get_h())
+        x, y = to[0], to[1]
+        facing = to[2] if len(to) > 2 else piece.node.get_h()
+        here = piece.node.get_pos()
+        dist = math.hypot(x - here.x, y - here.y)
+        duration = min(1.6, 0.3 + dist * 0.06)
+        h0 = piece.node.get_h()
+        facing = h0 + ((facing - h0 + 180) % 360 - 180)
+        piece.animating = True
+
+        def done():
+            piece.animating = False
+
+        from direct.interval.IntervalGlobal import Func
+
+        Sequence(Wait(delay), LerpPosHprInterval(piece.node, duration, (x, y, self.height_at(x, y)),
+                                                 (facing, 0, 0), blendType="easeInOut"),
+                 Func(done)).start()
+        return duration + delay

@@ -1,0 +1,57 @@
+"""Client settings as one dataclass, mapped to Panda3D PRC variables (the panda3d-gltf habit)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+MODELS_DIR = REPO / "models"
+SHADERS_DIR = REPO / "shaders"
+
+
+def cache_dir() -> Path:
+    """Where converted models and autosaves live: ``$DINKYDAU_CACHE`` or ``<repo>/cache/client``."""
+    path = Path(os.environ.get("DINKYDAU_CACHE", REPO / "cache" / "client"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass
+class ClientSettings:
+    """How the client opens its window and draws the table."""
+
+    size: tuple[int, int] = (1280, 720)
+    """Window (or offscreen buffer) size in pixels."""
+    fullscreen: bool = False
+    offscreen: bool = False
+    """Render into an offscreen EGL buffer, no window (tests, screenshots, benchmarks)."""
+    shadows: bool = True
+    """Sun shadow map (about 25 fps at 720p on llvmpipe; turn off on slow machines)."""
+    shadow_size: int = 2048
+    ui_scale: float = 1.0
+    """Multiplies the HUD's size; the HUD already scales with the window's height."""
+    vsync: bool = True
+    canopy_alpha: float = 0.55
+    """Opacity of jungle canopy volumes, so stands beneath stay readable."""
+    title: str = "Dinky Dau 3D"
+    extra_prc: list[str] = field(default_factory=list)
+
+    def prc(self) -> str:
+        lines = [
+            f"win-size {self.size[0]} {self.size[1]}",
+            f"window-title {self.title}",
+            f"fullscreen {'#t' if self.fullscreen else '#f'}",
+            f"sync-video {'#t' if self.vsync and not self.offscreen else '#f'}",
+            "audio-library-name null",
+            "framebuffer-multisample 0",
+            "textures-power-2 none",
+            "gl-coordinate-system default",
+            "notify-level-glgsg error",
+            "notify-level-display error",
+            "default-model-extension .bam",
+        ]
+        if self.offscreen:
+            lines.append("window-type offscreen")
+        return "\n".join(lines + list(self.extra_prc))

@@ -1,0 +1,279 @@
+"""The table: a wooden table top with its mat, and the scenario's terrain on it.
+
+Two sources, one result: the terrain baked by ``game.world`` as a .glb (path given by the engine in
+``scenario.glb``), loaded through panda3d-gltf; or, when there is none yet, the scenario's feature list
+drawn directly (areas as coloured patches, hills as stepped plateaus the way tabletop hills are made,
+woods as translucent canopy volumes over a floor of trees, buildings as boxes with roofs).
+
+Jungle canopy is drawn translucent so that stands beneath stay readable, and can be lifted off the
+table altogether (as players lift a tree template) with ``set_canopy_visible``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import panda3d.core as p3d
+import trimesh
+import trimesh.creation as tc
+from shapely import affinity
+from shapely.geometry import LineString, Point, Polygon, box
+from shapely.prepared import prep
+
+from game.client import geom
+from game.client.assets import load_glb
+
+# Colours of the mat and the terrain (visual only; the rules' terrain data lives with the engine).
+MAT = (0.50, 0.47, 0.30, 1.0)
+TABLE_WOOD = (0.32, 0.20, 0.11, 1.0)
+GROUND_COLORS: dict[str, tuple[float, float, float, float]] = {
+    "open": MAT,
+    "trail": (0.66, 0.54, 0.36, 1.0),
+    "paddy": (0.38, 0.50, 0.36, 1.0),
+    "bund": (0.55, 0.45, 0.29, 1.0),
+    "mud": (0.42, 0.33, 0.21, 1.0),
+    "stream": (0.22, 0.36, 0.38, 1.0),
+    "river": (0.16, 0.28, 0.34, 1.0),
+    "light": (0.45, 0.52, 0.24, 1.0),
+    "rubber": (0.36, 0.42, 0.20, 1.0),
+    "secondary": (0.26, 0.36, 0.16, 1.0),
+    "dense": (0.18, 0.28, 0.12, 1.0),
+    "bamboo": (0.40, 0.48, 0.20, 1.0),
+    "mangrove": (0.22, 0.32, 0.20, 1.0),
+    "rubble": (0.50, 0.47, 0.42, 1.0),
+    "crater": (0.30, 0.24, 0.16, 1.0),
+    "trench": (0.30, 0.24, 0.15, 1.0),
+    "spider_hole": (0.12, 0.10, 0.08, 1.0),
+    "hill": (0.48, 0.50, 0.28, 1.0),
+}
+CANOPY: dict[str, tuple[float, float, tuple[float, float, float]]] = {
+    # type: (canopy bottom, canopy top, colour) -- defaults when the feature does not say
+    "light": (0.0, 0.9, (0.42, 0.55, 0.20)),
+    "rubber": (1.2, 2.6, (0.26, 0.44, 0.16)),
+    "secondary": (0.6, 2.4, (0.20, 0.40, 0.12)),
+    "dense": (0.8, 3.6, (0.10, 0.30, 0.08)),
+    "bamboo": (0.0, 3.0, (0.42, 0.56, 0.18)),
+    "mangrove": (0.3, 2.2, (0.14, 0.32, 0.14)),
+}
+BUILDINGS: dict[str, tuple[float, tuple[float, float, float, float], tuple[float, float, float, float]]] = {
+    # type: (wall height, wall colour, roof colour)
+    "hootch": (0.7, (0.62, 0.52, 0.36, 1.0), (0.78, 0.68, 0.42, 1.0)),
+    "masonry": (1.4, (0.80, 0.78, 0.70, 1.0), (0.60, 0.32, 0.24, 1.0)),
+    "bunker": (0.5, (0.36, 0.30, 0.20, 1.0), (0.30, 0.36, 0.18, 1.0)),
+    "wreck": (0.6, (0.30, 0.32, 0.28, 1.0), (0.30, 0.32, 0.28, 1.0)),
+}
+OVERLAY_ORDER = ["paddy", "mud", "light", "rubber", "secondary", "dense", "bamboo", "mangrove", "rubble",
+                 "crater", "stream", "river", "bund", "trail", "trench", "spider_hole"]
+
+
+def feature_shape(f: dict):
+    """A feature's footprint (shapely) from its view dict: polygon, path + width, or point + size/radius."""
+    if f.get("polygon"):
+        poly = Polygon(f["polygon"])
+        return poly if poly.is_valid else poly.buffer(0)
+    if f.get("path"):
+        return LineString(f["path"]).buffer(max(f.get("width", 1.0), 0.1) / 2, cap_style="flat",
+                                            join_style="round")
+    x, y = f.get("point", (0.0, 0.0))
+    if f.get("radius"):
+        return Point(x, y).buffer(f["radius"], quad_segs=8)
+    w, d = f.get("size") or (1.0, 1.0)
+    shape = box(x - w / 2, y - d / 2, x + w / 2, y + d / 2)
+    return affinity.rotate(shape, f.get("rotation", 0.0), origin=(x, y))
+
+
+def _polys(shape):
+    if shape.is_empty:
+        return []
+    return list(shape.geoms) if hasattr(shape, "geoms") else [shape]
+
+
+class Table:
+    """The table's scene graph and the ground height under any point."""
+
+    def __init__(self, parent: p3d.NodePath, scenario: dict, canopy_alpha: float = 0.55):
+        table = scenario.get("table") or {}
+        self.width = float(table.get("width", 72.0))
+        self.height = float(table.get("height", 48.0))
+        self.root = parent.attach_new_node("table")
+        self.canopy = self.root.attach_new_node("canopy")
+        self.canopy_alpha = canopy_alpha
+        self.features = list(scenario.get("features") or [])
+        self._hills: list[tuple[object, float]] = []
+        self._ground_np: p3d.NodePath | None = None
+        self._height_cache: dict[tuple[int, int], float] = {}
+        self.source = "features"
+        self._build_frame()
+        glb = scenario.get("glb")
+        if glb and Path(glb).exists():
+            self._load_glb(Path(glb))
+            self.source = "glb"
+        else:
+            self._build_from_features()
+        self._style_canopy()
+
+    # -- building ------------------------------------------------------------------------------
+    def _build_frame(self) -> None:
+        w, h = self.width, self.height
+        rim = 1.5
+        top = tc.box(extents=(w + 2 * rim, h + 2 * rim, 1.2))
+        top.apply_translation((w / 2, h / 2, -0.62))
+        node = self.root.attach_new_node(geom.trimesh_node("table-top", top, TABLE_WOOD))
+        node.set_tag("ground", "1")
+        mat = tc.box(extents=(w, h, 0.04))
+        mat.apply_translation((w / 2, h / 2, -0.02))
+        self.mat = self.root.attach_new_node(geom.trimesh_node("mat", mat, MAT))
+        # a floor far below, so the table stands in a room rather than in the void
+        floor = tc.box(extents=(w * 8, h * 8, 1))
+        floor.apply_translation((w / 2, h / 2, -30))
+        self.root.attach_new_node(geom.trimesh_node("floor", floor, (0.16, 0.14, 0.12, 1)))
+
+    def _load_glb(self, path: Path) -> None:
+        model = load_glb(path)
+        model.reparent_to(self.root)
+        for np_ in model.find_all_matches("**"):
+            tags = " ".join(f"{k}={np_.get_tag(k)}" for k in np_.node().get_tag_keys()).lower()
+            name = np_.get_name().lower()
+            if "canopy" in tags or "canopy" in name or any(f"={c}" in tags for c in CANOPY):
+                if np_.node().is_geom_node() or np_.get_num_children():
+                    np_.reparent_to(self.canopy)
+        self._ground_np = model
+        self.mat.hide()
+        self.canopy.flatten_strong()
+        model.flatten_strong()
+
+    def _build_from_features(self) -> None:
+        patches = self.root.attach_new_node("patches")
+        order = {t: i for i, t in enumerate(OVERLAY_ORDER)}
+        flat = [f for f in self.features if f.get("type") in GROUND_COLORS and f.get("type") != "hill"]
+        flat.sort(key=lambda f: order.get(f.get("type"), 0))
+        for i, f in enumerate(flat):
+            color = GROUND_COLORS[f["type"]]
+            for poly in _polys(feature_shape(f).intersection(box(0, 0, self.width, self.height))):
+                mesh = tc.extrude_polygon(poly, 0.02 + 0.004 * i)
+                patches.attach_new_node(geom.trimesh_node(f"{f.get('id')}", mesh, color))
+        for f in self.features:
+            ftype = f.get("type")
+            if ftype == "hill":
+                self._hill(f)
+            elif ftype in CANOPY:
+                self._woods(f)
+            elif ftype in BUILDINGS:
+                self._building(f)
+        patches.flatten_strong()
+        self.canopy.flatten_strong()
+
+    def _hill(self, f: dict) -> None:
+        height = float(f.get("height") or 1.0)
+        shape = feature_shape(f)
+        steps = max(1, round(height / 0.75))
+        for k in range(steps):
+            layer = shape.buffer(-0.9 * k, join_style="round")
+            z = height * (k + 1) / steps
+            for poly in _polys(layer):
+                mesh = tc.extrude_polygon(poly.simplify(0.05), z)
+                shade = 0.92 + 0.08 * (k + 1) / steps
+                color = tuple(c * shade for c in GROUND_COLORS["hill"][:3]) + (1.0,)
+                self.root.attach_new_node(geom.trimesh_node(f"{f.get('id')}-{k}", mesh, color))
+            self._hills.append((prep(layer), z))
+
+    def _woods(self, f: dict) -> None:
+        bottom, top, rgb = CANOPY[f["type"]]
+        bottom = float(f.get("canopy_bottom", bottom) if f.get("canopy_bottom") is not None else bottom)
+        top = float(f.get("canopy_top", top) if f.get("canopy_top") is not None else top)
+        shape = feature_shape(f)
+        seed = sum(ord(c) for c in str(f.get("id", "")))
+        rng = np.random.default_rng(seed)
+        trunks = []
+        for poly in _polys(shape):
+            body = tc.extrude_polygon(poly.simplify(0.05), max(top - bottom, 0.2))
+            body.apply_translation((0, 0, bottom))
+            self.canopy.attach_new_node(geom.trimesh_node(f"{f.get('id')}-canopy", body, (*rgb, 1.0)))
+            # trunks, so the wood reads as trees from the side
+            minx, miny, maxx, maxy = poly.bounds
+            pp = prep(poly)
+            count = int(min(80, poly.area / 2.5))
+            for _ in range(count * 3):
+                if len(trunks) >= count:
+                    break
+                x, y = rng.uniform(minx, maxx), rng.uniform(miny, maxy)
+                if pp.contains(Point(x, y)):
+                    t = tc.cylinder(radius=0.07, height=max(bottom, 0.3) + 0.4, sections=5)
+                    t.apply_translation((x, y, (max(bottom, 0.3) + 0.4) / 2))
+                    trunks.append(t)
+        if trunks:
+            mesh = trimesh.util.concatenate(trunks)
+            self.root.attach_new_node(geom.trimesh_node(f"{f.get('id')}-trunks", mesh, (0.30, 0.22, 0.14, 1)))
+
+    def _building(self, f: dict) -> None:
+        wall_h, wall, roof = BUILDINGS[f["type"]]
+        wall_h = float(f.get("height") or wall_h)
+        shape = feature_shape(f)
+        for poly in _polys(shape):
+            base_z = self.height_at(*poly.centroid.coords[0])
+            walls = tc.extrude_polygon(poly, wall_h * 0.65)
+            walls.apply_translation((0, 0, base_z))
+            self.root.attach_new_node(geom.trimesh_node(f"{f.get('id')}-walls", walls, wall))
+            # a hipped roof: the outline scaled to a ridge
+            ridge = affinity.scale(poly, 0.35, 0.35)
+            lower = np.array(poly.exterior.coords[:-1])
+            upper = np.array(ridge.exterior.coords[:-1])
+            n = len(lower)
+            verts = np.vstack([np.c_[lower, np.full(n, wall_h * 0.65 + base_z)],
+                               np.c_[upper, np.full(n, wall_h + base_z)]])
+            faces = []
+            for i in range(n):
+                j = (i + 1) % n
+                faces += [[i, j, n + j], [i, n + j, n + i]]
+            faces += [[n, n + i, n + i + 1] for i in range(1, n - 1)]
+            roof_mesh = trimesh.Trimesh(verts, faces, process=False)
+            roof_mesh.fix_normals()
+            self.root.attach_new_node(geom.trimesh_node(f"{f.get('id')}-roof", roof_mesh, roof))
+
+    def _style_canopy(self) -> None:
+        self.canopy.set_transparency(p3d.TransparencyAttrib.M_alpha)
+        self.canopy.set_alpha_scale(self.canopy_alpha)
+        self.canopy.set_depth_write(False)
+        self.canopy.set_bin("transparent", 5)
+        self.canopy.set_two_sided(True)
+
+    # -- queries ---------------------------------------------------------------------------------
+    def set_canopy_visible(self, visible: bool) -> None:
+        self.canopy.show() if visible else self.canopy.hide()
+
+    def height_at(self, x: float, y: float) -> float:
+        """Ground height (inches) under a point: hills for a drawn table, a ray cast on a baked one."""
+        key = (int(math.floor(x * 4)), int(math.floor(y * 4)))
+        if key in self._height_cache:
+            return self._height_cache[key]
+        z = 0.0
+        if self._ground_np is not None:
+            z = self._ray_height(x, y)
+        else:
+            pt = Point(x, y)
+            for shape, top in self._hills:
+                if top > z and shape.contains(pt):
+                    z = top
+        self._height_cache[key] = z
+        return z
+
+    def _ray_height(self, x: float, y: float) -> float:
+        if not hasattr(self, "_trav"):
+            self._trav = p3d.CollisionTraverser("ground")
+            self._queue = p3d.CollisionHandlerQueue()
+            ray_node = p3d.CollisionNode("ground-ray")
+            self._ray = p3d.CollisionRay(0, 0, 100, 0, 0, -1)
+            ray_node.add_solid(self._ray)
+            ray_node.set_from_collide_mask(p3d.BitMask32.bit(5))
+            ray_node.set_into_collide_mask(p3d.BitMask32.all_off())
+            self._ray_np = self.root.attach_new_node(ray_node)
+            self._trav.add_collider(self._ray_np, self._queue)
+            self._ground_np.set_collide_mask(p3d.BitMask32.bit(5))
+        self._ray.set_origin(x, y, 100)
+        self._trav.traverse(self._ground_np)
+        if self._queue.get_num_entries() == 0:
+            return 0.0
+        self._queue.sort_entries()
+        return max(0.0, self._queue.get_entry(0).get_surface_point(self.root).z)

@@ -1,0 +1,122 @@
+"""Command and control (DD chapter 1 §4–5, DD-2.6–2.7; G-16).
+
+The Platoon Commander projects a command radius: 6" measured base edge to base edge, 4" where the
+measuring line crosses dense terrain or at night. An element is In Command when one of its stands is
+inside the radius and the element is in 2" coherency (DD-1.8, DD-1.11), or when it has a radio link
+(an operational RTO in the element, and one in base contact with the commander: G-16). Detached
+specialists are their own single-stand elements, so they measure from their own stand (DD-1.12).
+Insurgent elements never use command rules (G-16).
+
+What it leaves out: vehicle and boat radios (no vehicles yet).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shapely.geometry import LineString
+from shapely.ops import nearest_points
+
+from game.rules.state import Element, Stand, base_of
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+NIGHT = {"night_moonlit", "night_dark"}
+
+
+def commander(g: Game, side: str) -> Stand | None:
+    """The stand projecting the command radius (DD-1.10): the Platoon Commander, else an acting
+    commander, the surviving Squad Leader with the lowest id (G-16, "PC lost")."""
+    alive = [s for s in g.state.side_stands(side)]
+    for role in ("commander", "squad_leader"):
+        found = [s for s in alive if g.book.stands[s.type].role == role]
+        if found:
+            return found[0]
+    return None
+
+
+def in_base_contact(g: Game, a: Stand, b: Stand) -> bool:
+    return base_of(g.book, a).distance(base_of(g.book, b)) <= g.book.command.base_contact
+
+
+def coherent(g: Game, element: Element, positions: dict[str, Stand] | None = None) -> bool:
+    """2" coherency (DD-1.8): every stand within 2" of another stand of its element."""
+    stands = [positions.get(s.id, s) if positions else s for s in g.state.living(element)]
+    if len(stands) < 2:
+        return True
+    rects = [base_of(g.book, s) for s in stands]
+    limit = g.book.command.coherency + 1e-9
+    for i, r in enumerate(rects):
+        if not any(round(r.distance(o), 2) <= limit for j, o in enumerate(rects) if j != i):
+            return False
+    return True
+
+
+def radio_link(g: Game, element: Element, pc: Stand) -> bool:
+    """A radio link (DD-2.6, G-16): the element carries an operational radio, and an operational RTO
+    is in base contact with the commander."""
+    has_radio = any(g.book.stands[s.type].radio for s in g.state.living(element))
+    if not has_radio:
+        return False
+    rtos = [s for s in g.state.side_stands(element.side) if g.book.stands[s.type].role == "rto"]
+    return any(in_base_contact(g, r, pc) for r in rtos)
+
+
+def command_radius(g: Game, line: LineString) -> tuple[float, str]:
+    """The radius that applies along a measuring line (DD-1.13, G-16)."""
+    c = g.book.command
+    if g.state.time_of_day in NIGHT:
+        return c.radius_night, "G-16 (night)"
+    if g.table.crosses_dense(line):
+        return c.radius_dense, "DD-1.13 (dense terrain)"
+    return c.radius_open, "DD-1.13"
+
+
+def command_status(g: Game, element: Element) -> dict:
+    """Is the element In Command, and why (DD-1.11, DD-1.13, DD-2.6)? Allied only."""
+    if element.side != "allied":
+        return {"in_command": None, "reason": "Insurgent elements do not use command rules", "clause": "G-16"}
+    pc = commander(g, element.side)
+    if not coherent(g, element):
+        return {"in_command": False, "reason": "the element is out of 2\" coherency", "clause": "DD-1.11"}
+    if pc is None:
+        return {"in_command": False, "reason": "no commander or squad leader survives", "clause": "G-16"}
+    if pc.element == element.id:
+        return {"in_command": True, "reason": "the element holds the commander", "clause": "DD-1.10"}
+    pc_rect = base_of(g.book, pc)
+    best = None
+    for s in g.state.living(element):
+        rect = base_of(g.book, s)
+        a, b = nearest_points(rect, pc_rect)
+        dist = round(rect.distance(pc_rect), 2)
+        line = LineString([a, b]) if dist > 0 else LineString([a, (a.x + 1e-6, a.y)])
+        radius, clause = command_radius(g, line)
+        if dist <= radius + 1e-9:
+            return {"in_command": True, "reason": f"{dist:.2f}\" from the commander, within {radius:g}\"",
+                    "clause": clause, "distance": dist, "radius": radius}
+        if best is None or dist < best[0]:
+            best = (dist, radius, clause)
+    if radio_link(g, element, pc):
+        return {"in_command": True, "reason": "radio link through an RTO", "clause": "DD-2.6; G-16"}
+    assert best is not None
+    return {"in_command": False,
+            "reason": f"{best[0]:.2f}\" from the commander, beyond {best[1]:g}\" with no radio link",
+            "clause": best[2], "distance": best[0], "radius": best[1]}
+
+
+def activation_costs(g: Game, element: Element) -> list[dict]:
+    """What activating this element may cost (DD-1.14–1.15, DD-2.6–2.7, G-28)."""
+    c = g.book.command
+    if element.side == "insurgent":
+        if element.activations == 0:
+            return [{"cost": 0, "tokens": 0, "emergency": False, "clause": "G-28 (4)"}]
+        return [{"cost": 0, "tokens": g.book.turn.second_activation_tokens, "emergency": False,
+                 "clause": "G-28 (4)"}]
+    status = command_status(g, element)
+    if status["in_command"]:
+        return [{"cost": c.cost_in_command, "tokens": 0, "emergency": False, "clause": "DD-2.6"}]
+    return [
+        {"cost": c.cost_out_of_command, "tokens": 0, "emergency": False, "clause": "DD-1.14"},
+        {"cost": c.cost_emergency, "tokens": 0, "emergency": True, "clause": "DD-1.15"},
+    ]

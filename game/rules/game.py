@@ -1,0 +1,372 @@
+"""One game of Dinky Dau: the state, the legal actions, acting, and what each side may know.
+
+``Game`` is the rules engine's single entry point. It holds the state, the rulebook, the plan-view
+table and the dice; ``legal_actions(side)`` lists what a side may do now, each action with its CP
+cost and clause and its free parameters described; ``act(side, action)`` checks and resolves one
+action and returns the events it caused; ``view(side)`` renders what that side knows (DESIGN §6).
+
+An activation is one action (C-13): 1 CP In Command, 2 CP Out of Command, or 1 CP and an emergency
+Morale test (DD-1.14–1.16); an element activates at most twice a turn with at most one move (G-28).
+Insurgent elements activate once a turn free, a second time for an Ambush Token (G-28 (4)).
+
+What it leaves out, for the chapters that fill it: shooting, assault and reactions (ch. 5), spotting
+and blinds moving (ch. 4), fire support (ch. 8), the Jungle Ghost (ch. 10).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from game.rules import turn as turn_rules
+from game.rules.command import activation_costs, coherent, command_status
+from game.rules.data import SIDES, Rulebook, rulebook
+from game.rules.dice import Dice, seed_streams
+from game.rules.errors import IllegalAction
+from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
+from game.rules.scenario import Scenario
+from game.rules.state import Element, GameState, Stand, base_of, initial_state
+from game.world.tablemap import TableMap
+from shapely.geometry import Point
+
+RULESET = "dinky_dau"
+CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
+
+
+class ActionKind:
+    """An action type added by a rules chapter (shooting, spotting, ...), registered in ``ACTION_KINDS``.
+
+    ``offers`` lists the concrete actions an element may take now (each a dict like the core ones,
+    built on ``common``); ``check`` validates a sent action and returns a plan, raising IllegalAction
+    before anything is paid; ``resolve`` carries the plan out after the activation is paid.
+    ``is_move`` marks actions that use the element's one move of the turn (G-28 (2)).
+    """
+
+    type: str = ""
+    is_move: bool = False
+
+    def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
+        return []
+
+    def check(self, g: Game, el: Element, action: dict) -> Any:
+        return None
+
+    def resolve(self, g: Game, el: Element, action: dict, plan: Any) -> None:
+        return None
+
+
+ACTION_KINDS: dict[str, ActionKind] = {}
+
+
+def register(kind: ActionKind) -> ActionKind:
+    ACTION_KINDS[kind.type] = kind
+    return kind
+
+
+def action_types() -> tuple[str, ...]:
+    return CORE_ACTIONS + tuple(sorted(ACTION_KINDS))
+
+
+class Game:
+    """A game in progress."""
+
+    def __init__(self, scenario: Scenario, seed: int, book: Rulebook | None = None,
+                 state: GameState | None = None, start: bool = True):
+        self.scenario = scenario
+        self.book = book or rulebook()
+        self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
+        self.hooks: dict[str, Callable[..., Any]] = {}
+        self.events: list[dict] = []
+        if state is None:
+            state = initial_state(scenario, seed, seed_streams(seed))
+        self.state = state
+        self.dice = Dice(self.state.rng)
+        if start and self.state.turn == 0:
+            turn_rules.start_turn(self)
+
+    # -- events ----------------------------------------------------------------------------------
+    def emit(self, event: dict, visible: str = "all") -> dict:
+        """Record an event. ``visible`` is the side that may see it, or "all" (DESIGN §6)."""
+        self.state.seq += 1
+        ev = {"seq": self.state.seq, **event, "_visible": visible}
+        self.events.append(ev)
+        return ev
+
+    def visibility_of_element(self, element: Element) -> str:
+        return element.side if element.blind is not None else "all"
+
+    def events_for(self, side: str, events: list[dict]) -> list[dict]:
+        """The events a side may see, without the engine's bookkeeping."""
+        out = []
+        for ev in events:
+            vis = ev.get("_visible", "all")
+            if side == "referee" or vis == "all" or vis == side:
+                out.append({k: v for k, v in ev.items() if k != "_visible"})
+        return out
+
+    # -- geometry helpers used by several chapters -----------------------------------------------
+    def placement_ok(self, element: Element, moved: dict[str, Stand], explain: bool = False) -> bool:
+        """Can these stands of one element stand here: on the table, overlapping no base (DD-3.20),
+        in 2" coherency (DD-1.8)?"""
+        try:
+            for sid, st in moved.items():
+                rect = base_of(self.book, st)
+                if not self.table.within_table(rect):
+                    raise IllegalAction(f"'{sid}' would end off the table", "DD-1.2")
+                for o in self.state.stands.values():
+                    if not o.alive or o.element == element.id or self.state.elements[o.element].blind is not None:
+                        continue
+                    if rect.intersection(base_of(self.book, o)).area > 1e-6:
+                        raise IllegalAction(f"'{sid}' would end overlapping '{o.id}'", "DD-3.20")
+                for other_id, other in moved.items():
+                    if other_id < sid and rect.intersection(base_of(self.book, other)).area > 1e-6:
+                        raise IllegalAction(f"'{sid}' would end overlapping '{other_id}'", "DD-3.20")
+            if not coherent(self, element, moved):
+                raise IllegalAction("every stand must end within 2\" of another stand of its element", "DD-1.8")
+        except IllegalAction:
+            if explain:
+                raise
+            return False
+        return True
+
+    # -- actions ---------------------------------------------------------------------------------
+    def _check_turn(self, side: str) -> None:
+        if side not in SIDES:
+            raise IllegalAction(f"unknown side '{side}'", "DD-2.5")
+        if self.state.over:
+            raise IllegalAction("the game is over", "DD-2.34")
+        if self.state.phase != "engagement":
+            raise IllegalAction(f"no actions in the {self.state.phase} phase", "DD-2.1")
+        if self.state.to_act != side:
+            raise IllegalAction(f"it is the {self.state.to_act} side's impulse, not the {side} side's", "DD-2.5")
+
+    def activatable(self, side: str) -> list[Element]:
+        return [
+            e for e in self.state.elements.values()
+            if e.side == side and self.state.on_table(e) and e.activations < self.book.turn.max_activations
+        ]
+
+    def legal_actions(self, side: str) -> list[dict]:
+        """Every action the side may take now, with cost, clause and free parameters (DESIGN §4)."""
+        try:
+            self._check_turn(side)
+        except IllegalAction:
+            return []
+        pool = self.state.sides[side]
+        out: list[dict] = []
+        for el in self.activatable(side):
+            for opt in activation_costs(self, el):
+                if opt["cost"] > pool.cp and side == "allied":
+                    continue
+                if opt["tokens"] > pool.ambush_tokens:
+                    continue
+                out.extend(self._element_actions(el, opt))
+        out.append({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
+                    "params": {}})
+        return out
+
+    def _element_actions(self, el: Element, opt: dict) -> list[dict]:
+        common = {"element": el.id, "cost": opt["cost"], "tokens": opt["tokens"], "emergency": opt["emergency"],
+                  "cost_clause": opt["clause"]}
+        price = f"{opt['cost']} CP" if el.side == "allied" else (f"{opt['tokens']} Ambush Token" if opt["tokens"] else "free")
+        if opt["emergency"]:
+            price += " + emergency Morale test"
+        acts = []
+        if el.hold_position:
+            return [{"type": "hold", **common, "clause": "DD-1.16", "params": {},
+                     "label": f"{el.name}: Hold / Conceal ({price})"}]
+        if el.move_actions < self.book.turn.max_move_actions:
+            cx, cy = centre(self.state.living(el))
+            for mode, (name, clause) in MODES.items():
+                if mode == "sprint" and el.pinned:
+                    continue
+                if mode == "trail_rush" and not all(
+                    self.table.on_trail(Point(st.x, st.y)) for st in self.state.living(el)
+                ):
+                    continue  # DD-3.2: only an element already on a trail can rush along it
+                reach = base_allowance(self, el, mode)
+                acts.append({
+                    "type": "move", "mode": mode, **common, "clause": clause,
+                    "label": f"{el.name}: {name} up to {reach:g}\" ({price})",
+                    "params": {
+                        "to": {"kind": "point", "max": reach, "from": [round(cx, 3), round(cy, 3)],
+                               "doc": "the element's new centre; every stand moves by the same offset"},
+                        "facing": {"kind": "angle", "optional": True, "doc": "new facing of every stand, degrees"},
+                        "stands": {"kind": "placements", "optional": True,
+                                   "doc": "instead of 'to': {stand id: [x, y, facing]} for every stand"},
+                    },
+                })
+        if el.winded:
+            acts.append({"type": "take_five", **common, "clause": "DD-3.7", "params": {},
+                         "label": f"{el.name}: Take Five, clear Winded ({price})"})
+        if el.pinned:
+            acts.append({"type": "rally", **common, "clause": "DD-2.16; G-32", "params": {},
+                         "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
+        acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
+                     "label": f"{el.name}: Hold / Conceal ({price})"})
+        for kind in ACTION_KINDS.values():
+            if kind.is_move and el.move_actions >= self.book.turn.max_move_actions:
+                continue
+            acts.extend(kind.offers(self, el, common, price))
+        return acts
+
+    def act(self, side: str, action: Any) -> list[dict]:
+        """Check and resolve one action for a side; return the events it caused (all of them, before
+        filtering for a side). Raises IllegalAction and leaves the game untouched if refused."""
+        if not isinstance(action, dict):
+            raise IllegalAction("an action must be an object", "DESIGN §4")
+        kind = action.get("type")
+        if kind not in action_types():
+            raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(action_types())})", "DESIGN §4")
+        self._check_turn(side)
+        start = len(self.events)
+        if kind == "pass":
+            self._pass(side)
+            return self.events[start:]
+        el = self._element(side, action)
+        opt = self._cost_option(el, action)
+        plan = None
+        if kind == "move":
+            if el.hold_position:
+                raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
+            if el.move_actions >= self.book.turn.max_move_actions:
+                raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
+            plan = plan_move(self, el, action.get("mode", ""), action)  # checked before anything is paid
+        elif kind in ACTION_KINDS:
+            if el.hold_position:
+                raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
+            if ACTION_KINDS[kind].is_move and el.move_actions >= self.book.turn.max_move_actions:
+                raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
+            plan = ACTION_KINDS[kind].check(self, el, action)
+        elif kind == "take_five" and not el.winded:
+            raise IllegalAction(f"{el.name} is not Winded", "DD-3.7")
+        elif kind == "rally" and not el.pinned:
+            raise IllegalAction(f"{el.name} is not Pinned", "DD-2.16")
+        elif el.hold_position and kind != "hold":
+            raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
+
+        self._pay(el, opt)
+        if opt["emergency"]:
+            from game.rules.morale import morale_test
+
+            if not morale_test(self, el, "emergency initiative", "DD-1.15"):
+                el.hold_position = True
+                self.emit({"type": "status", "element": el.id, "status": "hold_position", "on": True,
+                           "clause": "DD-1.16",
+                           "text": f"{el.name} fails its emergency initiative check and holds position"},
+                          visible=self.visibility_of_element(el))
+                self._end_impulse()
+                return self.events[start:]
+        if kind == "move":
+            assert plan is not None
+            apply_move(self, plan)
+        elif kind in ACTION_KINDS:
+            ACTION_KINDS[kind].resolve(self, el, action, plan)
+        elif kind == "take_five":
+            el.winded = False
+            el.winded_slow = False
+            self.emit({"type": "status", "element": el.id, "status": "winded", "on": False, "clause": "DD-3.7",
+                       "text": f"{el.name} takes five: no longer Winded"}, visible=self.visibility_of_element(el))
+        elif kind == "rally":
+            el.pinned = False
+            self.emit({"type": "status", "element": el.id, "status": "pinned", "on": False,
+                       "clause": "DD-2.16; G-32", "text": f"{el.name} rallies: the Pinned marker is removed"},
+                      visible=self.visibility_of_element(el))
+        elif kind == "hold":
+            el.conceal = True
+            self.emit({"type": "status", "element": el.id, "status": "conceal", "on": True, "clause": "G-32",
+                       "text": f"{el.name} holds and conceals"}, visible=self.visibility_of_element(el))
+        self._end_impulse()
+        return self.events[start:]
+
+    def _element(self, side: str, action: dict) -> Element:
+        eid = action.get("element")
+        el = self.state.elements.get(eid) if isinstance(eid, str) else None
+        if el is None:
+            raise IllegalAction(f"no element {eid!r}", "DD-2.5")
+        if el.side != side:
+            raise IllegalAction(f"{el.name} belongs to the {el.side} side", "DD-2.5")
+        if not self.state.on_table(el):
+            raise IllegalAction(f"{el.name} is not on the table", "DD-2.5")
+        if el.activations >= self.book.turn.max_activations:
+            raise IllegalAction(f"{el.name} has already activated {el.activations} times this turn", "G-28 (2)")
+        return el
+
+    def _cost_option(self, el: Element, action: dict) -> dict:
+        options = activation_costs(self, el)
+        want = bool(action.get("emergency", False))
+        match = [o for o in options if o["emergency"] == want]
+        if not match:
+            raise IllegalAction(f"{el.name} is In Command: no emergency check is needed", "DD-1.15")
+        opt = match[0]
+        pool = self.state.sides[el.side]
+        if el.side == "allied" and opt["cost"] > pool.cp:
+            status = command_status(self, el)
+            raise IllegalAction(f"activating {el.name} costs {opt['cost']} CP ({status['reason']}); "
+                                f"{pool.cp} CP left", opt["clause"])
+        if opt["tokens"] > pool.ambush_tokens:
+            raise IllegalAction(f"a second activation costs {opt['tokens']} Ambush Token; "
+                                f"{pool.ambush_tokens} left", "G-28 (4)")
+        return opt
+
+    def _pay(self, el: Element, opt: dict) -> None:
+        pool = self.state.sides[el.side]
+        el.activations += 1
+        if el.side == "allied":
+            pool.cp -= opt["cost"]
+        pool.ambush_tokens -= opt["tokens"]
+        text = f"{el.name} activates"
+        if el.side == "allied":
+            text += f" for {opt['cost']} CP ({pool.cp} left)"
+        elif opt["tokens"]:
+            text += f" again for {opt['tokens']} Ambush Token"
+        self.emit({"type": "activate", "element": el.id, "side": el.side, "cost": opt["cost"],
+                   "tokens": opt["tokens"], "emergency": opt["emergency"], "clause": opt["clause"], "text": text},
+                  visible=self.visibility_of_element(el))
+
+    # -- impulses --------------------------------------------------------------------------------
+    def _pass(self, side: str, automatic: bool = False) -> None:
+        self.state.passes += 1
+        self.emit({"type": "pass", "side": side, "automatic": automatic, "clause": "G-28 (6)",
+                   "text": f"{side.capitalize()} passes" + (" (no element can act)" if automatic else "")})
+        if self.state.passes >= 2:
+            turn_rules.consolidation(self)
+            return
+        self.state.to_act = self.state.other(side)
+        self.begin_impulse()
+
+    def _end_impulse(self) -> None:
+        self.state.passes = 0
+        self.state.to_act = self.state.other(self.state.to_act or "allied")
+        self.begin_impulse()
+
+    def begin_impulse(self) -> None:
+        """Open the next impulse; a side with nothing it can do passes automatically (G-28 (6))."""
+        s = self.state
+        if s.over or s.phase != "engagement" or s.to_act is None:
+            return
+        s.impulse += 1
+        for el in s.elements.values():
+            if el.side == s.to_act:
+                el.hold_position = False
+        if len(self.legal_actions(s.to_act)) <= 1:
+            self._pass(s.to_act, automatic=True)
+
+    # -- views -----------------------------------------------------------------------------------
+    def view(self, side: str) -> dict:
+        """What a side knows now (DESIGN §6). ``side`` may be "referee" for the full truth."""
+        from game.rules.views import render_view
+
+        return render_view(self, side)
+
+    def hash(self) -> str:
+        return self.state.hash()
+
+    def snapshot(self) -> dict:
+        return copy.deepcopy(self.state.to_dict())
+
+    @classmethod
+    def restore(cls, scenario: Scenario, snapshot: dict, book: Rulebook | None = None) -> Game:
+        state = GameState.from_dict(copy.deepcopy(snapshot))
+        return cls(scenario, state.seed, book, state=state, start=False)

@@ -1,0 +1,220 @@
+"""Movement (DD-2.8–2.12, DD-3.2, DD-3.6–3.7, DD-3.18, DD-3.20–3.21, DD-5.21; G-01).
+
+An element moves as a body: its stands translate together to a new position (the element's centre
+goes to ``to``), or each stand is placed explicitly (``stands``). Each stand's move is measured from
+where its base was to where it ends (a straight line), and must fit the allowance of the mode after
+terrain: a move pays the slowest rate of any terrain its bases pass through (G-01 rule 2); a stand
+whose centre stays on a trail pays trail rates. Trail Rush needs every stand on the trail the whole
+way (DD-3.2). Bases may pass through friends but not end overlapping anyone, nor pass through an
+enemy (DD-3.20). Passing through a Pinned friend tests both elements (DD-3.21). A Pinned element
+never ends nearer the enemy (DD-5.21). Sprinting two turns running, or through paddy or mud,
+leaves the element Winded (DD-3.6); a Winded element moves at half speed on its next activation.
+
+What it leaves out: vehicles, boats and litter teams (later chapters).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from shapely.geometry import LineString, Point
+from shapely.ops import unary_union
+
+from game.rules.errors import IllegalAction
+from game.rules.state import Element, Stand, base_of
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+MODES = {
+    "patrol": ("Patrol Move", "DD-2.8"),
+    "trail_rush": ("Trail Rush", "DD-2.9; DD-3.2"),
+    "sprint": ("Sprint", "DD-2.10"),
+}
+
+
+def q(v: float) -> float:
+    """Quantise a distance that enters a rule (DESIGN §3)."""
+    return round(v + 0.0, 2)
+
+
+def base_allowance(g: Game, element: Element, mode: str) -> float:
+    m = g.book.movement
+    inches = {"patrol": m.patrol, "trail_rush": m.trail_rush, "sprint": m.sprint, "fire_maneuver": m.fire_maneuver}[mode]
+    if element.winded_slow:
+        inches /= 2.0  # DD-3.7: half movement on the next activation
+    return inches
+
+
+@dataclass
+class Plan:
+    """A checked move, ready to apply."""
+
+    element: Element
+    mode: str
+    moves: dict[str, tuple[float, float, float]]
+    allowance: float
+    through_pinned: list[str]
+    winds: str | None
+
+
+def centre(stands: list[Stand]) -> tuple[float, float]:
+    return (sum(s.x for s in stands) / len(stands), sum(s.y for s in stands) / len(stands))
+
+
+def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: str) -> tuple[float, list[str], bool]:
+    """The allowance for one stand's move after terrain (G-01), the terrain ids crossed, and whether
+    its centre stayed on a trail (DD-3.2)."""
+    start, end = base_of(g.book, stand), base_of(g.book, dest)
+    swept = unary_union([start, end]).convex_hull
+    path = LineString([(stand.x, stand.y), (dest.x, dest.y)]) if (stand.x, stand.y) != (dest.x, dest.y) \
+        else Point(stand.x, stand.y)
+    on_trail = g.table.on_trail(path)
+    base = base_allowance(g, element, mode)
+    if on_trail:
+        return base, ["trail"], True
+    terrains = g.table.terrain_along(swept)
+    allowance = min(t.allowance(base) for t in terrains)
+    return allowance, [t.id for t in terrains], False
+
+
+def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
+    """Check a move against every movement rule; raise IllegalAction with the clause if it breaks one."""
+    if mode not in MODES:
+        raise IllegalAction(f"unknown movement mode '{mode}'", "DD-2.8")
+    stands = g.state.living(element)
+    if not stands:
+        raise IllegalAction("the element has no stands left", "DD-5.11")
+    if element.pinned and mode == "sprint":
+        raise IllegalAction("a Pinned element cannot Sprint", "G-32")
+    # Destinations.
+    dests: dict[str, Stand] = {}
+    if "stands" in action and action["stands"] is not None:
+        placed = action["stands"]
+        if not isinstance(placed, dict):
+            raise IllegalAction("'stands' must map stand ids to [x, y] or [x, y, facing]", "DD-2.8")
+        for s in stands:
+            if s.id not in placed:
+                raise IllegalAction(f"'stands' must place every stand of the element; '{s.id}' is missing", "DD-2.8")
+            x, y, f = _xyf(placed[s.id], s.facing, f"stands.{s.id}")
+            dests[s.id] = Stand(**{**s.__dict__, "x": x, "y": y, "facing": f})
+        extra = sorted(set(placed) - {s.id for s in stands})
+        if extra:
+            raise IllegalAction(f"'stands' names stands not in this element: {', '.join(extra)}", "DD-2.8")
+    else:
+        if "to" not in action:
+            raise IllegalAction("a move needs 'to': [x, y], the element's new centre", "DD-2.8")
+        tx, ty, _ = _xyf(action["to"], 0.0, "to")
+        facing = action.get("facing")
+        if facing is not None and (not isinstance(facing, (int, float)) or isinstance(facing, bool)):
+            raise IllegalAction("'facing' must be a number of degrees", "DD-2.8")
+        cx, cy = centre(stands)
+        dx, dy = tx - cx, ty - cy
+        for s in stands:
+            f = float(facing) % 360 if facing is not None else s.facing
+            dests[s.id] = Stand(**{**s.__dict__, "x": round(s.x + dx, 4), "y": round(s.y + dy, 4), "facing": f})
+
+    worst = math.inf
+    crossed: set[str] = set()
+    for s in stands:
+        d = dests[s.id]
+        dist = q(math.hypot(d.x - s.x, d.y - s.y))
+        allowance, terrains, on_trail = stand_allowance(g, element, s, d, mode)
+        crossed.update(terrains)
+        if mode == "trail_rush" and not on_trail and dist > 0:
+            raise IllegalAction(f"Trail Rush needs the whole move along a trail; '{s.id}' leaves it", "DD-3.2")
+        if allowance <= 0 and dist > 0:
+            names = ", ".join(t for t in terrains if g.book.terrain[t].move == "impassable")
+            raise IllegalAction(f"'{s.id}' cannot cross impassable terrain ({names})", "G-01")
+        if dist > q(allowance) + 1e-9:
+            slow = [t for t in terrains if g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
+            why = f" (terrain: {', '.join(slow)})" if allowance < base_allowance(g, element, mode) else ""
+            raise IllegalAction(
+                f"'{s.id}' would move {dist:.2f}\" but a {MODES[mode][0]} allows {allowance:.2f}\"{why}",
+                f"{MODES[mode][1]}; G-01",
+            )
+        worst = min(worst, allowance)
+
+    if not g.placement_ok(element, dests, explain=True):
+        raise AssertionError("placement_ok(explain=True) raises on failure")
+
+    # Passage of lines (DD-3.20): never through an enemy base; note pinned friends passed through.
+    through_pinned: list[str] = []
+    for s in stands:
+        d = dests[s.id]
+        swept = unary_union([base_of(g.book, s), base_of(g.book, d)]).convex_hull
+        for o in g.state.stands.values():
+            if not o.alive or o.element == element.id or g.state.elements[o.element].blind is not None:
+                continue
+            if swept.intersection(base_of(g.book, o)).area <= 1e-6:
+                continue
+            if o.side != element.side:
+                raise IllegalAction(f"'{s.id}' cannot move through enemy stand '{o.id}'", "DD-3.20")
+            if g.state.elements[o.element].pinned and o.element not in through_pinned:
+                through_pinned.append(o.element)
+
+    # A Pinned element never moves toward the enemy (DD-5.21).
+    if element.pinned:
+        enemies = [base_of(g.book, e) for e in g.state.side_stands(g.state.other(element.side))]
+        if enemies:
+            for s in stands:
+                before = min(base_of(g.book, s).distance(e) for e in enemies)
+                after = min(base_of(g.book, dests[s.id]).distance(e) for e in enemies)
+                if q(after) < q(before):
+                    raise IllegalAction(f"a Pinned element cannot move toward the enemy ('{s.id}' would close "
+                                        f"from {before:.2f}\" to {after:.2f}\")", "DD-5.21")
+
+    winds = None
+    if mode == "sprint":
+        if element.sprinted_last_turn:
+            winds = "sprinted two turns running"
+        elif any(g.book.terrain[t].sprint_winds for t in crossed):
+            winds = "sprinted through paddy or mud"
+    moves = {sid: (d.x, d.y, d.facing) for sid, d in dests.items()}
+    return Plan(element, mode, moves, worst, sorted(through_pinned), winds)
+
+
+def _xyf(value, facing: float, name: str) -> tuple[float, float, float]:
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) not in (2, 3)
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+    ):
+        raise IllegalAction(f"'{name}' must be [x, y] or [x, y, facing] in inches", "DD-2.8")
+    return float(value[0]), float(value[1]), float(value[2]) % 360 if len(value) == 3 else facing
+
+
+def apply_move(g: Game, plan: Plan) -> None:
+    """Move the stands, then apply the consequences: passage of lines, Winded (DD-3.6, DD-3.21)."""
+    from game.rules.morale import test_or_pin
+
+    el = plan.element
+    moved = []
+    for sid, (x, y, f) in plan.moves.items():
+        s = g.state.stands[sid]
+        moved.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
+        s.x, s.y, s.facing = x, y, f
+    name, clause = MODES[plan.mode]
+    el.move_actions += 1
+    el.last_move = plan.mode
+    el.conceal = False
+    el.winded_slow = False
+    if plan.mode == "sprint":
+        el.sprinted_this_turn = True
+    g.emit({"type": "move", "element": el.id, "mode": plan.mode, "stands": moved, "clause": clause,
+            "text": f"{el.name}: {name}"}, visible=g.visibility_of_element(el))
+    if plan.winds:
+        el.winded = True
+        el.winded_slow = True
+        g.emit({"type": "status", "element": el.id, "status": "winded", "on": True, "clause": "DD-3.6",
+                "text": f"{el.name} is Winded ({plan.winds}): half move next activation, -1 Morale until Take Five"},
+               visible=g.visibility_of_element(el))
+    for other_id in plan.through_pinned:
+        other = g.state.elements[other_id]
+        g.emit({"type": "note", "element": el.id, "clause": "DD-3.21",
+                "text": f"{el.name} moves through Pinned {other.name}: both test Morale"},
+               visible=g.visibility_of_element(el))
+        test_or_pin(g, el, "passage through a Pinned friend", "DD-3.21")
+        test_or_pin(g, other, "passage through a Pinned friend", "DD-3.21")

@@ -1,0 +1,181 @@
+"""The state of one game: stands, elements, sides, blinds, clocks, dice streams.
+
+Plain dataclasses that serialise to JSON-able dicts and back exactly, so a state can be hashed, saved,
+restored and continued (DESIGN §5). Ids are strings; every collection is kept in a dict sorted by
+id, so iteration order is stable and never depends on sets or memory addresses.
+
+What this module leaves out: no rules. The modules named after the rulebook act on this state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.rules.data import Rulebook
+from game.rules.scenario import Scenario
+from game.world.features import base_rectangle
+
+
+@dataclass
+class Stand:
+    """One base on the table (DD-1.5): never split, losses shown by markers."""
+
+    id: str
+    type: str
+    element: str
+    side: str
+    x: float
+    y: float
+    facing: float
+    hits: int = 0
+    """Hits taken: a Medium stand with 1 hit carries a Red Casualty Ring (DD-5.11)."""
+    alive: bool = True
+
+
+@dataclass
+class Element:
+    """A tactical element: a squad, an HQ, a weapon team (DD-1.11, DD-2.5)."""
+
+    id: str
+    side: str
+    name: str
+    kind: str
+    quality: str
+    stands: list[str]
+    blind: str | None = None
+    pinned: bool = False
+    winded: bool = False
+    """Winded (DD-3.6): -1 Morale until Take Five."""
+    winded_slow: bool = False
+    """Half movement on the next activation (DD-3.7)."""
+    activations: int = 0
+    move_actions: int = 0
+    sprinted_this_turn: bool = False
+    sprinted_last_turn: bool = False
+    hold_position: bool = False
+    """Failed emergency initiative (DD-1.16): holds position for the rest of this impulse."""
+    conceal: bool = False
+    """Hold/Conceal (G-32)."""
+    last_move: str | None = None
+
+
+@dataclass
+class SideState:
+    id: str
+    faction: str
+    name: str
+    cp: int = 0
+    ambush_tokens: int = 0
+    vp: int = 0
+    tunnel_entrances: int = 0
+
+
+@dataclass
+class Blind:
+    """A conventional Blind on the table (DD-4.7): its contents are hidden from the other side."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    dummy: bool
+    elements: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameState:
+    scenario_id: str
+    seed: int
+    turn: int
+    turns: int
+    phase: str
+    to_act: str | None
+    first_side: str
+    weather: str
+    time_of_day: str
+    sides: dict[str, SideState]
+    elements: dict[str, Element]
+    stands: dict[str, Stand]
+    blinds: dict[str, Blind]
+    rng: dict[str, int]
+    passes: int = 0
+    """Consecutive passes in the Engagement phase (G-28 (6): two in a row end the phase)."""
+    impulse: int = 0
+    seq: int = 0
+    tokens: list[dict] = field(default_factory=list)
+    """Casualty tokens on the table (DD-5.11, DD-6.1)."""
+    clocks: list[dict] = field(default_factory=list)
+    """Pending off-board fire-support and Dustoff clocks (DD-2.2, DD-8.7)."""
+    over: bool = False
+    result: dict | None = None
+
+    # -- convenience -----------------------------------------------------------------------------
+    def other(self, side: str) -> str:
+        return "insurgent" if side == "allied" else "allied"
+
+    def living(self, element: Element) -> list[Stand]:
+        return [self.stands[s] for s in element.stands if self.stands[s].alive]
+
+    def on_table(self, element: Element) -> bool:
+        return element.blind is None and bool(self.living(element))
+
+    def side_stands(self, side: str) -> list[Stand]:
+        """Living stands of a side that are on the table (not under a blind)."""
+        return [
+            s for s in self.stands.values()
+            if s.side == side and s.alive and self.elements[s.element].blind is None
+        ]
+
+    # -- serialisation ---------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameState:
+        d = dict(d)
+        d["sides"] = {k: SideState(**v) for k, v in d["sides"].items()}
+        d["elements"] = {k: Element(**v) for k, v in d["elements"].items()}
+        d["stands"] = {k: Stand(**v) for k, v in d["stands"].items()}
+        d["blinds"] = {k: Blind(**v) for k, v in d["blinds"].items()}
+        d["rng"] = dict(d["rng"])
+        return cls(**d)
+
+    def hash(self) -> str:
+        """A hash of the whole state (DESIGN §5): equal states, equal hashes."""
+        blob = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def base_of(book: Rulebook, stand: Stand):
+    """A stand's base rectangle (DD-1.7)."""
+    b = book.base_of(stand.type)
+    return base_rectangle(stand.x, stand.y, stand.facing, b.width, b.depth)
+
+
+def initial_state(scenario: Scenario, seed: int, streams: dict[str, int]) -> GameState:
+    """The state before turn 1's Tension phase."""
+    sides = {
+        sid: SideState(sid, s.faction, s.name, ambush_tokens=s.ambush_tokens if sid == "insurgent" else 0,
+                       tunnel_entrances=s.tunnel_entrances)
+        for sid, s in sorted(scenario.sides.items())
+    }
+    elements: dict[str, Element] = {}
+    stands: dict[str, Stand] = {}
+    for e in sorted(scenario.elements, key=lambda e: e.id):
+        elements[e.id] = Element(e.id, e.side, e.name, e.kind, e.quality, [s.id for s in e.stands], e.blind)
+        for s in e.stands:
+            stands[s.id] = Stand(s.id, s.type, e.id, e.side, s.x, s.y, s.facing)
+    stands = dict(sorted(stands.items()))
+    blinds = {}
+    for b in sorted(scenario.blinds, key=lambda b: b.id):
+        blinds[b.id] = Blind(b.id, b.side, b.x, b.y, b.dummy,
+                             sorted(e.id for e in scenario.elements if e.blind == b.id))
+    return GameState(
+        scenario_id=scenario.id, seed=seed, turn=0, turns=scenario.turns, phase="setup", to_act=None,
+        first_side=scenario.first_side, weather=scenario.weather, time_of_day=scenario.time_of_day,
+        sides=sides, elements=elements, stands=stands, blinds=blinds, rng=streams,
+    )

@@ -1,0 +1,213 @@
+"""The turn sequence (DD-2.1–2.5, DD-2.31–2.34; G-21, G-28, G-29, G-30).
+
+Each turn runs three phases: Tension (fire-support clocks tick, the Allied CP roll, Insurgent Ambush
+Tokens), Engagement (the sides alternate, one element at a time; two passes in a row end the phase),
+and Consolidation & Fade (bleed, fade, pinned tests, cleanup, the turn limit).
+
+Steps whose rules belong to later chapters are hooks in this sequence, listed in ``HOOKS``: the
+fire-support clocks resolve through ``hooks['clock']``, the Fade step through ``hooks['fade']``.
+With no hook installed a step does nothing and says nothing: it never invents a result.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.rules.dice import Modifier
+from game.rules.morale import morale_test
+from game.rules.state import Stand
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+HOOKS = ("clock", "fade")
+
+
+def start_turn(g: Game) -> None:
+    s = g.state
+    s.turn += 1
+    g.emit({"type": "turn", "turn": s.turn, "turns": s.turns, "clause": "DD-2.1",
+            "text": f"Turn {s.turn} of {s.turns}"})
+    tension(g)
+    engagement_start(g)
+
+
+def tension(g: Game) -> None:
+    """Phase 1 (DD-2.2–2.4, G-21)."""
+    s = g.state
+    s.phase = "tension"
+    g.emit({"type": "phase", "phase": "tension", "clause": "DD-2.2", "text": "Tension phase"})
+    # DD-2.2: every pending clock drops by 1; those reaching 0 resolve this turn.
+    for clock in list(s.clocks):
+        clock["turns"] -= 1
+        g.emit({"type": "clock", "clock": clock["id"], "turns": clock["turns"], "clause": "DD-2.2",
+                "text": f"{clock.get('name', clock['id'])}: {clock['turns']} turn(s) to go"},
+               visible=clock.get("side", "all"))
+        if clock["turns"] <= 0:
+            s.clocks.remove(clock)
+            hook = g.hooks.get("clock")
+            if hook is not None:
+                hook(g, clock)
+    allied_cp(g)
+    insurgent_tokens(g)
+
+
+def allied_cp(g: Game) -> None:
+    """Allied CP (DD-2.3): 1d6 per active officer, +1 for an RTO in base contact with the commander,
+    +1 per surviving Squad Leader. Unspent CP is lost in Phase 3 (G-28 (3))."""
+    from game.rules.command import commander, in_base_contact
+
+    s = g.state
+    stands = s.side_stands("allied")
+    officers = [st for st in stands if g.book.stands[st.type].officer and not s.elements[st.element].pinned]
+    dice = g.dice.roll(len(officers))
+    mods: list[Modifier] = []
+    pc = commander(g, "allied")
+    if pc is not None and g.book.stands[pc.type].officer:
+        rtos = [st for st in stands if g.book.stands[st.type].role == "rto"]
+        if any(in_base_contact(g, r, pc) for r in rtos):
+            mods.append(Modifier("RTO in base contact with the commander", 1, "DD-2.3"))
+    for sl in (st for st in stands if g.book.stands[st.type].squad_leader):
+        mods.append(Modifier(f"Squad Leader {sl.id}", 1, "DD-2.3"))
+    total = sum(dice) + sum(m.value for m in mods)
+    s.sides["allied"].cp = total
+    g.emit({
+        "type": "roll", "purpose": "Command Points", "side": "allied", "element": None, "dice": dice,
+        "target": None, "modifiers": [m.to_dict() for m in mods], "need": None, "result": total,
+        "clause": "DD-2.3",
+        "text": f"Allied CP: {len(officers)}d6 for active officers {dice}"
+        + "".join(f", {m.name} {m.value:+d}" for m in mods) + f" = {total} CP",
+    })
+
+
+def insurgent_tokens(g: Game) -> None:
+    """Insurgent Ambush Tokens (DD-2.4, G-29): +2 a turn, +1 with two intact tunnel entrances,
+    up to 6."""
+    t = g.book.turn
+    side = g.state.sides["insurgent"]
+    income = t.ambush_tokens_income + (t.ambush_tokens_tunnel_bonus if side.tunnel_entrances >= 2 else 0)
+    before = side.ambush_tokens
+    side.ambush_tokens = min(t.ambush_tokens_max, before + income)
+    g.emit({"type": "tokens", "side": "insurgent", "income": income, "tokens": side.ambush_tokens,
+            "clause": "DD-2.4; G-29",
+            "text": f"Insurgent Ambush Tokens: {before} + {income} = {side.ambush_tokens} (max {t.ambush_tokens_max})"},
+           visible="insurgent")
+
+
+def engagement_start(g: Game) -> None:
+    """Phase 2 (DD-2.5, G-28 (6)): the first side takes the first impulse."""
+    s = g.state
+    s.phase = "engagement"
+    s.passes = 0
+    s.impulse = 0
+    g.emit({"type": "phase", "phase": "engagement", "clause": "DD-2.5",
+            "text": "Engagement phase: the sides alternate, one element at a time"})
+    s.to_act = s.first_side
+    g.begin_impulse()
+
+
+def consolidation(g: Game) -> None:
+    """Phase 3 (DD-2.31–2.34, G-21)."""
+    s = g.state
+    s.phase = "consolidation"
+    s.to_act = None
+    g.emit({"type": "phase", "phase": "consolidation", "clause": "DD-2.31",
+            "text": "Consolidation & Fade phase"})
+    bleed(g)
+    hook = g.hooks.get("fade")
+    if hook is not None:
+        hook(g)
+    # DD-2.33: every Pinned element tests Morale; a pass removes the pin.
+    for el in s.elements.values():
+        if el.pinned and s.on_table(el):
+            if morale_test(g, el, "rally at end of turn", "DD-2.33"):
+                el.pinned = False
+                g.emit({"type": "status", "element": el.id, "status": "pinned", "on": False, "clause": "DD-2.33",
+                        "text": f"{el.name} rallies: the Pinned marker is removed"},
+                       visible=g.visibility_of_element(el))
+    # Cleanup (G-21 3.3): unspent CP is lost; activation counts reset; sprint memory moves on.
+    if s.sides["allied"].cp:
+        g.emit({"type": "cp", "side": "allied", "cp": 0, "lost": s.sides["allied"].cp, "clause": "G-28 (3)",
+                "text": f"{s.sides['allied'].cp} unspent Allied CP lost"})
+    s.sides["allied"].cp = 0
+    for el in s.elements.values():
+        el.activations = 0
+        el.move_actions = 0
+        el.sprinted_last_turn = el.sprinted_this_turn
+        el.sprinted_this_turn = False
+        el.hold_position = False
+        el.last_move = None
+    if s.turn >= s.turns:
+        end_game(g, f"the turn limit ({s.turns}) is reached", "DD-2.34")
+    elif check_wipeout(g):
+        pass
+    else:
+        start_turn(g)
+
+
+def bleed(g: Game) -> None:
+    """Bleed & Triage (DD-2.31, DD-6.4–6.5, C-01): each untended, unstabilised Allied Casualty Token
+    rolls 1d6 and dies on 1–2; a token in base contact with a friend does not roll; one with a Medic
+    in contact is Stabilized."""
+    from game.rules.state import base_of
+
+    s = g.state
+    for tok in s.tokens:
+        if tok.get("side") != "allied" or tok["state"] != "wounded":
+            continue
+        spot = Stand("token", "us_medic", "", "allied", tok["x"], tok["y"], 0.0)
+        near = [st for st in s.side_stands("allied")
+                if base_of(g.book, st).distance(base_of(g.book, spot)) <= g.book.command.base_contact]
+        if any(g.book.stands[st.type].role == "medic" for st in near):
+            tok["state"] = "stabilized"
+            g.emit({"type": "casualty", "token": tok["id"], "state": "stabilized", "clause": "DD-6.5; C-01",
+                    "text": f"Casualty {tok['id']}: a Medic in contact stabilizes it"})
+            continue
+        if near:
+            g.emit({"type": "casualty", "token": tok["id"], "state": "wounded", "clause": "DD-6.4; C-01",
+                    "text": f"Casualty {tok['id']}: tended by a friend, no bleed roll"})
+            continue
+        die = g.dice.d6()
+        dead = die <= 2
+        g.emit({"type": "roll", "purpose": "Bleed", "side": "allied", "element": None, "dice": [die],
+                "target": 3, "modifiers": [], "need": 3, "result": "fail" if dead else "pass",
+                "clause": "DD-6.4; C-01",
+                "text": f"Casualty {tok['id']} bleeds: rolled {die}, " + ("KIA" if dead else "clings to life")})
+        if dead:
+            tok["state"] = "kia"
+
+
+def check_wipeout(g: Game) -> bool:
+    """A side with no stands left on the table or under blinds ends the game at once."""
+    s = g.state
+    for side in ("allied", "insurgent"):
+        if not any(st.alive and st.side == side for st in s.stands.values()):
+            end_game(g, f"the {side} side has no stands left", "DD-2.34")
+            return True
+    return False
+
+
+def end_game(g: Game, reason: str, clause: str) -> None:
+    """Score the game (G-30, C-02) and end it."""
+    s = g.state
+    vp = s.sides["allied"].vp
+    lines = []
+    for tok in s.tokens:
+        if tok.get("side") != "allied":
+            continue
+        if tok["state"] == "kia":
+            vp -= 3
+            lines.append(f"KIA casualty {tok['id']} -3 (DD-3.17)")
+        elif tok["state"] in ("wounded", "stabilized"):
+            vp -= 2
+            lines.append(f"casualty {tok['id']} left on the table -2 (DD-3.17, C-02)")
+    v = g.book.victory
+    winner = "allied" if vp >= v.allied_win else "insurgent" if vp <= v.insurgent_win else None
+    s.over = True
+    s.phase = "over"
+    s.to_act = None
+    s.result = {"winner": winner, "vp": vp, "reason": reason, "scoring": lines}
+    g.emit({"type": "game_over", "winner": winner, "vp": vp, "reason": reason, "scoring": lines,
+            "clause": f"{clause}; G-30",
+            "text": f"Game over: {reason}. Net VP {vp:+d}: "
+            + ("Allied victory" if winner == "allied" else "Insurgent victory" if winner else "a draw")})

@@ -1,0 +1,101 @@
+"""What one side may know: the single function that renders state toward a side (DESIGN §6).
+
+A side sees all of its own forces; of the enemy, the stands on the table and its Blinds as bare
+markers (position only, never contents or whether they are dummies, DD-4.7); the enemy's Ambush
+Token pool and CP stay private. The referee view (only for games created with one) shows all.
+
+What it leaves out, for the Green Fog chapter: Echoes, Green Ghost reserves and per-side detection
+of on-table units. Until then every enemy stand on the table is a Confirmed contact.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.rules.command import command_status
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+
+def _feature(f) -> dict:
+    d: dict = {"id": f.id, "type": f.type}
+    if f.polygon is not None:
+        d["polygon"] = [list(p) for p in f.polygon]
+    elif f.path is not None:
+        d["path"] = [list(p) for p in f.path]
+        d["width"] = f.width
+    else:
+        d["point"] = list(f.point)
+        if f.size is not None:
+            d["size"] = list(f.size)
+        else:
+            d["radius"] = f.radius
+    d["rotation"] = f.rotation
+    d["height"] = f.height
+    return d
+
+
+def scenario_summary(g: Game) -> dict:
+    sc = g.scenario
+    return {
+        "id": sc.id, "title": sc.title, "source": sc.source, "briefing": sc.briefing,
+        "table": {"width": sc.width, "height": sc.height}, "weather": sc.weather,
+        "time_of_day": sc.time_of_day, "turns": sc.turns, "special_rules": list(sc.special_rules),
+        "features": [_feature(f) for f in sc.features],
+    }
+
+
+def render_view(g: Game, side: str) -> dict:
+    s = g.state
+    referee = side == "referee"
+    sides: dict = {}
+    for sid, st in s.sides.items():
+        mine = referee or sid == side
+        d: dict = {"name": st.name, "faction": st.faction, "vp": st.vp}
+        if mine:
+            d.update({"cp": st.cp, "ambush_tokens": st.ambush_tokens})
+        sides[sid] = d
+    elements = []
+    stands = []
+    for el in s.elements.values():
+        mine = referee or el.side == side
+        if not mine and el.blind is not None:
+            continue  # under a Blind: the opponent sees only the marker (DD-4.7)
+        living = s.living(el)
+        if not living and not mine:
+            continue
+        e = {"id": el.id, "side": el.side, "name": el.name, "kind": el.kind,
+             "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded}
+        if mine:
+            cmd = command_status(g, el) if living and el.blind is None else {"in_command": None}
+            e.update({"quality": el.quality, "blind": el.blind, "activations": el.activations,
+                      "moved": el.move_actions > 0, "hold": el.hold_position, "conceal": el.conceal,
+                      "in_command": cmd["in_command"], "command": cmd})
+        elements.append(e)
+        for st in living:
+            t = g.book.stands[st.type]
+            b = g.book.bases[t.base]
+            stands.append({
+                "id": st.id, "element": el.id, "side": st.side, "type": st.type, "name": t.name, "model": t.model,
+                "role": t.role, "base": {"id": b.id, "width": b.width, "depth": b.depth},
+                "x": st.x, "y": st.y, "facing": st.facing, "hits": st.hits,
+                "wounded": st.hits > 0 and st.hits < t.hits,
+            })
+    blinds = []
+    for b in s.blinds.values():
+        d = {"id": b.id, "side": b.side, "x": b.x, "y": b.y}
+        if referee or b.side == side:
+            d.update({"dummy": b.dummy, "elements": list(b.elements)})
+        blinds.append(d)
+    markers = [
+        {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"]}
+        for t in s.tokens
+    ]
+    clocks = [c for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
+    return {
+        "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
+        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": s.result, "seq": s.seq,
+        "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
+        "blinds": blinds, "markers": markers, "clocks": clocks,
+    }
