@@ -34,6 +34,19 @@ RULESET = "dinky_dau"
 CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
 
 
+_LOS_CACHE: dict[str, Any] = {}
+
+
+def scenario_key(scenario: Scenario) -> str:
+    """A key for a scenario's table: the same terrain shares one ray scene in a process."""
+    import hashlib
+    import json
+
+    blob = json.dumps([scenario.width, scenario.height, [f.__dict__ for f in scenario.features]],
+                      sort_keys=True, default=list)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
 class ActionKind:
     """An action type added by a rules chapter (shooting, spotting, ...), registered in ``ACTION_KINDS``.
 
@@ -77,6 +90,9 @@ class Game:
         self.book = book or rulebook()
         self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
         self.hooks: dict[str, Callable[..., Any]] = {}
+        self.los_override: Callable[[Stand, Stand], Any] | None = None
+        self._los = None
+        self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
         if state is None:
             state = initial_state(scenario, seed, seed_streams(seed))
@@ -104,6 +120,39 @@ class Game:
             if side == "referee" or vis == "all" or vis == side:
                 out.append({k: v for k, v in ev.items() if k != "_visible"})
         return out
+
+    # -- line of sight (DD chapter 4; game.world.los) ---------------------------------------------
+    def observer(self, stand: Stand):
+        """A stand as the LOS module sees it: its base footprint at its position."""
+        from game.world.los import Observer
+
+        b = self.book.base_of(stand.type)
+        return Observer(x=stand.x, y=stand.y, facing=stand.facing, width=b.width, depth=b.depth)
+
+    def conditions(self):
+        from game.world.los import Conditions
+
+        smoke = tuple((m["x"], m["y"], m["radius"]) for m in self.state.clocks if m.get("kind") == "smoke_area")
+        return Conditions(weather=self.state.weather, time_of_day=self.state.time_of_day, smoke=smoke,
+                          illuminated=())
+
+    def line_of_sight(self, a: Stand, b: Stand):
+        """LOS between two stands on the real table (DD-4.1–4.6, DESIGN §7): a LosResult with
+        visible, fraction, distance, canopy_inches, cutoff, blocker, clause. Tests may set
+        ``self.los_override`` to a callable (a, b) -> result on hand-built tables."""
+        if self.los_override is not None:
+            return self.los_override(a, b)
+        return self.los_table().check(self.observer(a), self.observer(b), self.conditions())
+
+    def los_table(self):
+        from game.world.los import TableLOS
+
+        if self._los is None:
+            self._los = _LOS_CACHE.get(self.scenario_key)
+            if self._los is None:
+                self._los = TableLOS.from_scenario(self.scenario, self.book)
+                _LOS_CACHE[self.scenario_key] = self._los
+        return self._los
 
     # -- geometry helpers used by several chapters -----------------------------------------------
     def placement_ok(self, element: Element, moved: dict[str, Stand], explain: bool = False) -> bool:
