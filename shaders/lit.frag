@@ -21,6 +21,8 @@ uniform vec3 u_ground;       // ambient from below
 uniform float u_shadows;     // 1.0 with a shadow map, 0.0 without
 uniform float u_shadow_texel;
 uniform vec4 u_highlight;    // rgb added, a = strength (selection glow)
+uniform sampler2D u_noise;   // tileable grey noise: the mat's flock and grit, in table inches
+uniform float u_detail;      // strength of that detail (0 for none)
 
 in vec3 v_view_pos;
 in vec3 v_view_normal;
@@ -50,6 +52,10 @@ void main() {
     vec3 world_up_view = normalize(mat3(p3d_ViewMatrix) * vec3(0.0, 0.0, 1.0));
     float up = dot(n, world_up_view) * 0.5 + 0.5;
     vec3 ambient = mix(u_ground, u_sky, up);
+    // world-space detail: two octaves of noise on upward faces, so the mat reads as flock, not plastic
+    float upness = clamp(dot(n, world_up_view), 0.0, 1.0);
+    float grain = texture(u_noise, v_world_pos.xy / 9.0).r * 0.6 + texture(u_noise, v_world_pos.xy / 3.3).r * 0.4;
+    base.rgb *= 1.0 + (grain - 0.5) * u_detail * upness;
     vec3 rgb = base.rgb * (ambient + p3d_LightSource[0].color.rgb * ndl * lit);
     rgb += u_highlight.rgb * u_highlight.a;
     o_color = vec4(rgb, base.a);

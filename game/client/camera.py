@@ -38,11 +38,11 @@ class OrbitCamera:
         self.apply(self.now)
 
     def overview(self) -> Orbit:
-        d = max(self.table_w, self.table_h * 1.6) * 1.05
-        return Orbit(self.table_w / 2, self.table_h / 2 + 2, 0, 0, 52, d)
+        d = max(self.table_w * 1.12, self.table_h * 1.75)
+        return Orbit(self.table_w / 2, self.table_h / 2 + 1, 0, 0, 55, d)
 
     def top_down(self) -> Orbit:
-        d = max(self.table_w / 1.7, self.table_h) * 1.12
+        d = max(self.table_w / 1.6, self.table_h) * 1.25
         return Orbit(self.table_w / 2, self.table_h / 2, 0, 0, 89.5, d)
 
     # -- commands --------------------------------------------------------------------------------

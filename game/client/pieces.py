@@ -166,8 +166,7 @@ class Pieces:
             self.element_markers[eid] = holder
             label = text_node(e.get("name", eid), 0.42, SIDE_COLORS.get(e.get("side"), (1, 1, 1, 1)),
                               parent=lead.node)
-            label.set_pos(0, 0, 1.4)
-            label.set_compass()
+            label.set_pos(0, 0, 1.3)
             if not self.labels_visible:
                 label.hide()
             self.labels[eid] = label

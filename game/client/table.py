@@ -20,6 +20,7 @@ import trimesh
 import trimesh.creation as tc
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry.polygon import orient
 from shapely.prepared import prep
 
 from game.client import geom
@@ -212,6 +213,7 @@ class Table:
         wall_h = float(f.get("height") or wall_h)
         shape = feature_shape(f)
         for poly in _polys(shape):
+            poly = orient(poly.simplify(0.01), 1.0)
             base_z = self.height_at(*poly.centroid.coords[0])
             walls = tc.extrude_polygon(poly, wall_h * 0.65)
             walls.apply_translation((0, 0, base_z))
@@ -229,7 +231,6 @@ class Table:
                 faces += [[i, j, n + j], [i, n + j, n + i]]
             faces += [[n, n + i, n + i + 1] for i in range(1, n - 1)]
             roof_mesh = trimesh.Trimesh(verts, faces, process=False)
-            roof_mesh.fix_normals()
             self.root.attach_new_node(geom.trimesh_node(f"{f.get('id')}-roof", roof_mesh, roof))
 
     def _style_canopy(self) -> None:

@@ -1,0 +1,118 @@
+"""The lit 3D scene: table, pieces, sun and shadows, with the GLSL shaders from ``shaders/``."""
+
+from __future__ import annotations
+
+import numpy as np
+import panda3d.core as p3d
+
+from game.client.assets import ModelLibrary
+from game.client.pieces import Pieces
+from game.client.settings import SHADERS_DIR, ClientSettings
+from game.client.table import Table
+
+# Light by time of day: (sun colour, sky ambient, ground ambient, sun elevation degrees, background).
+LIGHTING = {
+    "day": ((1.05, 0.98, 0.86), (0.42, 0.45, 0.50), (0.26, 0.24, 0.20), 55, (0.42, 0.48, 0.52)),
+    "dawn": ((1.0, 0.72, 0.52), (0.36, 0.36, 0.46), (0.22, 0.18, 0.16), 18, (0.50, 0.42, 0.40)),
+    "dusk": ((0.95, 0.60, 0.42), (0.32, 0.30, 0.42), (0.20, 0.16, 0.14), 15, (0.36, 0.28, 0.30)),
+    "night_moonlit": ((0.35, 0.40, 0.60), (0.16, 0.18, 0.26), (0.08, 0.08, 0.10), 50, (0.06, 0.07, 0.10)),
+    "night_dark": ((0.18, 0.20, 0.30), (0.10, 0.11, 0.16), (0.05, 0.05, 0.06), 50, (0.03, 0.03, 0.05)),
+}
+
+
+def noise_texture(size: int = 256, seed: int = 7) -> p3d.Texture:
+    """A tileable value-noise texture (three octaves), made once from a fixed seed."""
+    rng = np.random.default_rng(seed)
+    img = np.zeros((size, size), dtype=float)
+    for octave, weight in ((8, 0.5), (32, 0.3), (128, 0.2)):
+        grid = rng.random((octave, octave))
+        reps = size // octave
+        # bilinear upsampling of a periodic grid keeps the texture tileable
+        xs = np.arange(size) / reps
+        i0 = np.floor(xs).astype(int) % octave
+        i1 = (i0 + 1) % octave
+        f = xs - np.floor(xs)
+        f = f * f * (3 - 2 * f)
+        rows = grid[i0][:, i0] * (1 - f)[None, :] + grid[i0][:, i1] * f[None, :]
+        rows2 = grid[i1][:, i0] * (1 - f)[None, :] + grid[i1][:, i1] * f[None, :]
+        img += weight * (rows * (1 - f)[:, None] + rows2 * f[:, None])
+    data = (np.clip(img, 0, 1) * 255).astype(np.uint8)
+    tex = p3d.Texture("noise")
+    tex.setup_2d_texture(size, size, p3d.Texture.T_unsigned_byte, p3d.Texture.F_luminance)
+    tex.set_ram_image(data.tobytes())
+    tex.set_wrap_u(p3d.SamplerState.WM_repeat)
+    tex.set_wrap_v(p3d.SamplerState.WM_repeat)
+    tex.set_minfilter(p3d.SamplerState.FT_linear_mipmap_linear)
+    tex.set_magfilter(p3d.SamplerState.FT_linear)
+    return tex
+
+
+def load_shader(name: str = "lit") -> p3d.Shader:
+    return p3d.Shader.load(p3d.Shader.SL_GLSL,
+                           vertex=p3d.Filename.from_os_specific(str(SHADERS_DIR / f"{name}.vert")),
+                           fragment=p3d.Filename.from_os_specific(str(SHADERS_DIR / f"{name}.frag")))
+
+
+class TableScene:
+    """Builds and owns everything under ``root`` for one scenario."""
+
+    def __init__(self, root: p3d.NodePath, scenario: dict, settings: ClientSettings,
+                 library: ModelLibrary | None = None):
+        self.root = root.attach_new_node("scene")
+        self.settings = settings
+        self.scenario = scenario
+        self.table = Table(self.root, scenario, settings.canopy_alpha)
+        self.pieces = Pieces(self.root, library or ModelLibrary(), self.table.height_at)
+        self.overlays = self.root.attach_new_node("overlays")
+        self._light(scenario.get("time_of_day", "day"), scenario.get("weather", "clear"))
+
+    def _light(self, time_of_day: str, weather: str) -> None:
+        sun_rgb, sky, ground, elevation, self.background = LIGHTING.get(time_of_day, LIGHTING["day"])
+        if weather in ("monsoon", "mist"):
+            sun_rgb = tuple(c * 0.55 for c in sun_rgb)
+            sky = tuple(c * 1.15 for c in sky)
+            self.background = tuple(0.5 * c + 0.25 for c in self.background)
+        w, h = self.table.width, self.table.height
+        sun = p3d.DirectionalLight("sun")
+        sun.set_color((*sun_rgb, 1))
+        self.sun = self.root.attach_new_node(sun)
+        self.sun.set_pos(w / 2, h / 2, 0)
+        self.sun.set_hpr(35, -elevation, 0)
+        shadows = self.settings.shadows
+        if shadows:
+            size = self.settings.shadow_size
+            sun.set_shadow_caster(True, size, size)
+            lens = sun.get_lens()
+            span = max(w, h) * 1.25
+            lens.set_film_size(span, span)
+            lens.set_near_far(-80, 80)
+            # The shadow pass needs depth only: no lighting shader, no colour writes.
+            sun.set_initial_state(p3d.RenderState.make(
+                p3d.ShaderAttrib.make_off(), p3d.LightAttrib.make_all_off(),
+                p3d.ColorWriteAttrib.make(p3d.ColorWriteAttrib.C_off),
+                p3d.TextureAttrib.make_all_off(), 100))
+            self._shadow_texel = 1.0 / size
+        else:
+            self._shadow_texel = 0.0
+        self.root.set_light(self.sun)
+        self.root.set_shader(load_shader("lit"))
+        self.root.set_shader_input("u_sky", p3d.LVector3(*sky))
+        self.root.set_shader_input("u_ground", p3d.LVector3(*ground))
+        self.root.set_shader_input("u_shadows", 1.0 if shadows else 0.0)
+        self.root.set_shader_input("u_shadow_texel", self._shadow_texel)
+        self.root.set_shader_input("u_highlight", p3d.LVector4(0, 0, 0, 0))
+        self.root.set_shader_input("u_noise", noise_texture())
+        self.root.set_shader_input("u_detail", 0.0)
+        self.table.root.set_shader_input("u_detail", 0.4)
+        self.pieces.root.set_shader_input("u_detail", 0.0)
+        # A white material everywhere that has none, so p3d_Material.baseColor is defined.
+        mat = p3d.Material("default")
+        mat.set_base_color((1, 1, 1, 1))
+        self.root.set_material(mat)
+
+    def geom_count(self) -> int:
+        return sum(np_.node().get_num_geoms() for np_ in self.root.find_all_matches("**/+GeomNode")
+                   if not np_.is_hidden())
+
+    def destroy(self) -> None:
+        self.root.remove_node()
