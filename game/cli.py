@@ -1,0 +1,94 @@
+"""The ``dinkydau`` command (DESIGN §9).
+
+    dinkydau play [SCENARIO] [--offscreen --screenshot FILE --size WxH]   the 3D table
+    dinkydau engine [--listen 127.0.0.1:PORT]                             the headless engine process
+    dinkydau validate FILE...                                            check scenario files
+    dinkydau bake SCENARIO [--out FILE]                                  bake a table to glTF
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _engine(args: argparse.Namespace) -> int:
+    from game.engine.server import serve_stdio, serve_tcp
+
+    if args.listen:
+        host, _, port = args.listen.rpartition(":")
+        if not host or not port.isdigit():
+            print(f"dinkydau engine: --listen wants HOST:PORT, got {args.listen!r}", file=sys.stderr)
+            return 2
+        return serve_tcp(host, int(port))
+    return serve_stdio()
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from game.rules.scenario import ScenarioError, load_scenario, pacing_gap
+
+    bad = 0
+    for path in args.files:
+        try:
+            sc = load_scenario(path)
+        except ScenarioError as exc:
+            bad += 1
+            for p in exc.problems:
+                print(p)
+            continue
+        gap = pacing_gap(sc)
+        note = ""
+        if "pacing_exempt" not in sc.special_rules and not 12.0 <= gap <= 18.0:
+            note = f" (note: forces start {gap:.1f}\" apart; DD-3.4 asks for 12\"-18\")"
+        print(f"{path}: ok: {sc.title}, {sc.width:g}\"x{sc.height:g}\", {len(sc.features)} features, "
+              f"{len(sc.elements)} elements{note}")
+    return 1 if bad else 0
+
+
+def _bake(args: argparse.Namespace) -> int:
+    from game.rules.scenario import ScenarioError
+
+    try:
+        from game.world.bake import main_bake
+    except ImportError as exc:
+        print(f"dinkydau bake: the terrain baker is not available: {exc}", file=sys.stderr)
+        return 1
+    try:
+        out = main_bake(args.scenario, args.out)
+    except ScenarioError as exc:
+        for p in exc.problems:
+            print(p, file=sys.stderr)
+        return 1
+    print(out)
+    return 0
+
+
+def _play(argv: list[str]) -> int:
+    try:
+        from game.client.app import main as client_main
+    except ImportError as exc:
+        print(f"dinkydau play: the 3D client could not start: {exc}", file=sys.stderr)
+        return 1
+    return client_main(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "play":
+        return _play(argv[1:])
+    parser = argparse.ArgumentParser(prog="dinkydau", description="Dinky Dau 3D: Vietnam tabletop wargame")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("play", help="play on the 3D table (dinkydau play --help)")
+    p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
+    p.add_argument("--listen", metavar="HOST:PORT", help="serve on TCP instead of stdio, e.g. 127.0.0.1:7777")
+    p = sub.add_parser("validate", help="check scenario files and report every problem")
+    p.add_argument("files", nargs="+")
+    p = sub.add_parser("bake", help="bake a scenario's table to a glTF binary (.glb)")
+    p.add_argument("scenario", help="a shipped scenario id or a scenario file")
+    p.add_argument("--out", help="where to write the .glb (default: the cache)")
+    args = parser.parse_args(argv)
+    return {"engine": _engine, "validate": _validate, "bake": _bake}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
