@@ -156,6 +156,17 @@ def base_of(book: Rulebook, stand: Stand):
     return base_rectangle(stand.x, stand.y, stand.facing, b.width, b.depth)
 
 
+TOKEN_RADIUS = 0.5
+"""A casualty token is a 25 mm disc (G-15)."""
+
+
+def token_shape(token: dict):
+    """The footprint of a casualty token on the table."""
+    from shapely.geometry import Point
+
+    return Point(token["x"], token["y"]).buffer(TOKEN_RADIUS, quad_segs=8)
+
+
 def initial_state(scenario: Scenario, seed: int, streams: dict[str, int]) -> GameState:
     """The state before turn 1's Tension phase."""
     sides = {

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from game.rules.dice import Modifier
 from game.rules.morale import morale_test
-from game.rules.state import Stand
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -149,15 +148,15 @@ def bleed(g: Game) -> None:
     """Bleed & Triage (DD-2.31, DD-6.4–6.5, C-01): each untended, unstabilised Allied Casualty Token
     rolls 1d6 and dies on 1–2; a token in base contact with a friend does not roll; one with a Medic
     in contact is Stabilized."""
-    from game.rules.state import base_of
+    from game.rules.state import base_of, token_shape
 
     s = g.state
     for tok in s.tokens:
         if tok.get("side") != "allied" or tok["state"] != "wounded":
             continue
-        spot = Stand("token", "us_medic", "", "allied", tok["x"], tok["y"], 0.0)
+        spot = token_shape(tok)
         near = [st for st in s.side_stands("allied")
-                if base_of(g.book, st).distance(base_of(g.book, spot)) <= g.book.command.base_contact]
+                if base_of(g.book, st).distance(spot) <= g.book.command.base_contact]
         if any(g.book.stands[st.type].role == "medic" for st in near):
             tok["state"] = "stabilized"
             g.emit({"type": "casualty", "token": tok["id"], "state": "stabilized", "clause": "DD-6.5; C-01",

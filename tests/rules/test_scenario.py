@@ -1,0 +1,79 @@
+"""Scenario files: the shipped ones are valid and paced; bad ones report every problem with its place."""
+
+import pytest
+
+from game.cli import main as cli
+from game.rules.scenario import ScenarioError, build_scenario, load_scenario, pacing_gap, shipped_scenarios
+from tests.builders import enemy, platoon, scenario
+
+
+def test_at_least_two_shipped_scenarios_load():
+    shipped = shipped_scenarios()
+    assert {"village_sweep", "rubber_plantation"} <= set(shipped)
+    for path in shipped.values():
+        sc = load_scenario(path)
+        assert sc.elements and sc.features
+
+
+@pytest.mark.parametrize("sid", sorted(shipped_scenarios()))
+def test_shipped_scenarios_follow_the_pacing_standard(sid):
+    # DD-3.4: forces or starting blinds 12"-18" apart.
+    gap = pacing_gap(load_scenario(shipped_scenarios()[sid]))
+    assert 12.0 <= gap <= 18.0
+
+
+def test_table_sizes_of_dd_1_2():
+    sizes = {(s.width, s.height) for s in map(load_scenario, shipped_scenarios().values())}
+    assert (48.0, 48.0) in sizes and (72.0, 48.0) in sizes
+
+
+def test_every_problem_is_reported_with_its_location(tmp_path):
+    text = (shipped_scenarios()["village_sweep"]).read_text()
+    text = text.replace('type = "us_rifle_team"\nat = [14, 10.5]', 'type = "us_rifel_team"\nat = [14, 10.5]')
+    text = text.replace('at = [34, 10.5]', 'at = [47.5, 10.5]')     # off the table
+    text = text.replace('at = [30, 10.5]', 'at = [24.5, 10.5]')     # overlaps the M60 team
+    text = text.replace('type = "bamboo"', 'type = "bambo"')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    msgs = [str(p) for p in err.value.problems]
+    assert len(msgs) == 4, msgs
+    joined = "\n".join(msgs)
+    assert "unknown stand type 'us_rifel_team'" in joined
+    assert "unknown terrain type 'bambo'" in joined
+    assert "is off the 48x48 table" in joined
+    assert "overlaps stand" in joined and "DD-3.20" in joined
+    lines = text.splitlines()
+    for p in err.value.problems:
+        assert p.line is not None and p.file == str(bad)
+    off = next(p for p in err.value.problems if "off the" in p.message)
+    assert "47.5" in lines[off.line - 1] and off.field.endswith(".at")
+
+
+def test_unknown_fields_and_missing_sides():
+    raw = scenario(platoon() + enemy())
+    raw["scenario"]["wheather"] = "clear"
+    raw["side"] = raw["side"][:1]
+    with pytest.raises(ScenarioError) as err:
+        build_scenario(raw)
+    text = str(err.value)
+    assert "scenario.wheather: unknown field" in text
+    assert "side 'insurgent' is missing" in text
+
+
+def test_toml_syntax_error_names_the_line(tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('[scenario]\nid = "x"\ntitle = \n')
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(bad)
+    assert err.value.problems[0].line == 3
+
+
+def test_validate_command(tmp_path, capsys):
+    assert cli(["validate", str(shipped_scenarios()["village_sweep"])]) == 0
+    assert "ok: Village Sweep" in capsys.readouterr().out
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[scenario]\nid = "x"\ntitle = "x"\n')
+    assert cli(["validate", str(bad)]) == 1
+    assert "side 'allied' is missing" in capsys.readouterr().out
