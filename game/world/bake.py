@@ -230,7 +230,7 @@ def _parts(shape: BaseGeometry) -> list[Polygon]:
     return [g for g in getattr(shape, "geoms", []) if isinstance(g, Polygon) and not g.is_empty]
 
 
-def _triangulate(poly: Polygon, spacing: float | None) -> tuple[np.ndarray, np.ndarray]:
+def triangulate(poly: Polygon, spacing: float | None) -> tuple[np.ndarray, np.ndarray]:
     """Triangulate a polygon in plan, with interior points every ``spacing`` inches (None: none).
 
     The boundary is kept exactly (densified, never moved), so a volume built on it has the feature's
@@ -295,12 +295,12 @@ def _delaunay_inside(poly: Polygon, pts: np.ndarray, boundary: list[np.ndarray])
 
 
 def _cap(poly: Polygon, z: float, up: bool = True) -> trimesh.Trimesh:
-    pts, tris = _triangulate(poly, None)
+    pts, tris = triangulate(poly, None)
     verts = np.column_stack([pts, np.full(len(pts), z)])
     return trimesh.Trimesh(verts, tris if up else tris[:, ::-1], process=False)
 
 
-def _prism(pts: np.ndarray, tris: np.ndarray, z_top: np.ndarray, z_bottom: np.ndarray) -> trimesh.Trimesh:
+def prism(pts: np.ndarray, tris: np.ndarray, z_top: np.ndarray, z_bottom: np.ndarray) -> trimesh.Trimesh:
     """A closed volume over a plan triangulation: top at ``z_top``, bottom at ``z_bottom``, walls
     along the boundary edges."""
     n = len(pts)
@@ -320,7 +320,7 @@ def _drape(shape: BaseGeometry, ground: Ground, lift: float, dry: bool = False) 
     """A sheet over a plan shape, following the ground ``lift`` inches above it."""
     meshes = []
     for poly in _parts(shape):
-        pts, tris = _triangulate(poly, 1.0 if poly.area > 4 else None)
+        pts, tris = triangulate(poly, 1.0 if poly.area > 4 else None)
         z = (ground.dry_at if dry else ground.at)(pts[:, 0], pts[:, 1]) + lift
         meshes.append(trimesh.Trimesh(np.column_stack([pts, z]), tris, process=False))
     return trimesh.util.concatenate(meshes) if meshes else None
@@ -353,7 +353,7 @@ def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground) ->
     shape = feature.shape()
     meshes, shades = [], []
     for poly in _parts(shape):
-        pts, tris = _triangulate(poly, style.spacing)
+        pts, tris = triangulate(poly, style.spacing)
         x, y = pts[:, 0], pts[:, 1]
         depth = shapely.distance(poly.boundary, shapely.points(x, y))
         profile = style.rim + (1 - style.rim) * _smoothstep(depth / 1.5)
@@ -370,7 +370,7 @@ def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground) ->
         h = np.clip(h, 0.75 * top * style.rim, 1.35 * top)
         g = ground.dry_at(x, y)
         z_bottom = g + bottom - CANOPY_FLOOR if bottom <= 0 else g + bottom
-        meshes.append(_prism(pts, tris, g + h, z_bottom))
+        meshes.append(prism(pts, tris, g + h, z_bottom))
         rel = (h - h.min()) / max(float(np.ptp(h)), 1e-6)
         shade_top = 0.72 + 0.38 * rel + rng.uniform(-0.05, 0.05, len(x))
         shades.append(np.concatenate([shade_top, np.full(len(x), 0.55)]))
