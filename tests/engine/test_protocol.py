@@ -1,0 +1,167 @@
+"""The engine protocol (DESIGN §4): every method, bad input, in process and through the real subprocess."""
+
+import json
+
+import pytest
+
+from game.engine.client import EngineError, EngineProcess, InProcessEngine
+from game.engine.protocol import handle_line
+from game.engine.session import Engine
+
+
+@pytest.fixture(scope="module")
+def proc():
+    with EngineProcess() as p:
+        yield p
+
+
+@pytest.fixture(params=["inprocess", "subprocess"])
+def engine(request, proc):
+    return InProcessEngine() if request.param == "inprocess" else proc
+
+
+def new_game(engine, **kw):
+    params = {"scenario": "village_sweep", "seed": 11, "players": {"allied": "human", "insurgent": "human"}}
+    params.update(kw)
+    return engine.call("game.new", **params)
+
+
+def fill(action, to):
+    a = {k: v for k, v in action.items() if k not in ("params", "label")}
+    a["to"] = to
+    return a
+
+
+def test_hello(engine):
+    h = engine.call("engine.hello")
+    assert h["protocol"] == 1 and "dinky_dau" in h["rulesets"]
+    assert {"village_sweep", "rubber_plantation"} <= {s["id"] for s in h["scenarios"]}
+
+
+def test_new_view_actions_act(engine):
+    r = new_game(engine)
+    gid, view = r["game"], r["view"]
+    assert view["turn"] == 1 and view["phase"] == "engagement" and view["to_act"] == "allied"
+    assert len(view["hash"]) == 64
+    cp_roll = [e for e in r["events"] if e["type"] == "roll"][0]
+    assert cp_roll["clause"] == "DD-2.3" and cp_roll["dice"]
+    acts = engine.call("game.actions", game=gid, side="allied")["actions"]
+    move = next(a for a in acts if a["type"] == "move" and a["element"] == "hq" and a["mode"] == "patrol")
+    assert move["cost"] == 1 and move["clause"] == "DD-2.8" and move["params"]["to"]["kind"] == "point"
+    fx, fy = move["params"]["to"]["from"]
+    out = engine.call("game.act", game=gid, side="allied", action=fill(move, [fx, fy + 2]))
+    assert [e["type"] for e in out["events"]] == ["activate", "move"]
+    assert out["view"]["to_act"] == "insurgent"
+    assert all(isinstance(e["seq"], int) and e["text"] for e in out["events"])
+
+
+def test_illegal_action_is_refused_with_reason_and_clause(engine):
+    gid = new_game(engine)["game"]
+    before = engine.call("game.view", game=gid, side="allied")["hash"]
+    with pytest.raises(EngineError) as err:
+        engine.call("game.act", game=gid, side="insurgent", action={"type": "pass"})
+    assert err.value.code == 1 and err.value.clause == "DD-2.5"
+    with pytest.raises(EngineError) as err:
+        engine.call("game.act", game=gid, side="allied",
+                    action={"type": "move", "mode": "patrol", "element": "vc1", "to": [1, 1]})
+    assert err.value.code == 1 and "belongs to the insurgent side" in err.value.reason
+    with pytest.raises(EngineError) as err:
+        engine.call("game.act", game=gid, side="allied", action={"type": "fly"})
+    assert err.value.code == 1
+    assert engine.call("game.view", game=gid, side="allied")["hash"] == before
+
+
+def test_bad_params(engine):
+    with pytest.raises(EngineError) as err:
+        engine.call("game.view", game="nope", side="allied")
+    assert err.value.code == 4
+    gid = new_game(engine)["game"]
+    with pytest.raises(EngineError) as err:
+        engine.call("game.view", game=gid, side="martians")
+    assert err.value.code == -32602
+    with pytest.raises(EngineError) as err:
+        engine.call("game.view", game=gid, side="referee")      # not created with a referee
+    assert err.value.code == -32602
+    with pytest.raises(EngineError) as err:
+        engine.call("game.new", scenario="no_such_scenario")
+    assert err.value.code == 2
+    with pytest.raises(EngineError) as err:
+        engine.call("game.new", scenario="village_sweep", seed="seven")
+    assert err.value.code == -32602
+
+
+def test_inline_scenario_with_problems_reports_them(engine):
+    from tests.builders import element, scenario, stand
+
+    raw = scenario([element("a", "allied", [stand("x", "us_rifle_team", 47.8, 5)]),
+                    element("b", "insurgent", [stand("y", "vc_rifle_cell", 20, 30)])])
+    with pytest.raises(EngineError) as err:
+        engine.call("game.new", scenario=raw)
+    assert err.value.code == 2 and any("off the 48x48 table" in p for p in err.value.data["problems"])
+
+
+def test_malformed_lines_through_the_subprocess(proc):
+    gid = new_game(proc)["game"]
+    before = proc.call("game.view", game=gid, side="allied")["hash"]
+    answers = [json.loads(proc.send_raw(line)) for line in (
+        "this is not json",
+        "[]",
+        '{"jsonrpc": "2.0", "id": 1}',
+        '{"jsonrpc": "1.0", "id": 2, "method": "engine.hello"}',
+        '{"jsonrpc": "2.0", "id": 3, "method": "engine.explode"}',
+        '{"jsonrpc": "2.0", "id": 4, "method": "game.view", "params": [1, 2]}',
+        '{"jsonrpc": "2.0", "id": 5, "method": "game.act", "params": {"game": "%s", "side": "allied", '
+        '"action": "north"}}' % gid,
+    )]
+    codes = [a["error"]["code"] for a in answers]
+    assert codes == [-32700, -32600, -32600, -32600, -32601, -32602, 1]
+    assert proc.alive
+    assert proc.call("game.view", game=gid, side="allied")["hash"] == before
+
+
+def test_invalid_utf8_does_not_stop_the_process(proc):
+    proc.proc.stdin.buffer.write(b"\xff\xfe{\n") if hasattr(proc.proc.stdin, "buffer") else None
+    proc.proc.stdin.flush()
+    line = proc.proc.stdout.readline()
+    assert json.loads(line)["error"]["code"] == -32700
+    assert proc.call("engine.hello")["protocol"] == 1
+
+
+def test_notifications_get_no_answer_and_batches_do():
+    e = Engine()
+    assert handle_line(e, '{"jsonrpc": "2.0", "method": "engine.hello"}') is None
+    out = json.loads(handle_line(e, '[{"jsonrpc": "2.0", "id": 1, "method": "engine.hello"}, '
+                                    '{"jsonrpc": "2.0", "id": 2, "method": "nope"}]'))
+    assert out[0]["result"]["protocol"] == 1 and out[1]["error"]["code"] == -32601
+
+
+def test_referee_view_only_when_created_with_one(engine):
+    r = new_game(engine, referee=True)
+    ref = engine.call("game.view", game=r["game"], side="referee")
+    assert {s["side"] for s in ref["stands"]} == {"allied", "insurgent"}
+    assert "ambush_tokens" in ref["sides"]["insurgent"]
+    allied = engine.call("game.view", game=r["game"], side="allied")
+    assert "ambush_tokens" not in allied["sides"]["insurgent"]
+    # DESIGN §6: the Allied player never hears of the Insurgent's Ambush Token income.
+    plain = new_game(engine)
+    assert plain["view"]["side"] == "allied"
+    assert not any(e["type"] == "tokens" for e in plain["events"])
+    assert any(e["type"] == "tokens" for e in engine.call("game.events", game=r["game"], side="referee")["events"])
+
+
+def test_step_lets_the_ai_act(engine):
+    r = new_game(engine, players={"allied": "human", "insurgent": "ai"})
+    gid = r["game"]
+    engine.call("game.act", game=gid, side="allied", action={"type": "pass"})
+    step = engine.call("game.step", game=gid, side="allied")
+    assert step["events"] and step["to_act"] == "allied"
+
+
+def test_los_check_answers_with_evidence(engine):
+    gid = new_game(engine)["game"]
+    try:
+        res = engine.call("los.check", game=gid, side="allied", **{"from": "sq1_a", "to": "vc1_a"})
+    except EngineError as err:
+        assert err.code == 5   # not available in this engine
+        return
+    assert set(res) >= {"visible", "distance", "canopy_inches", "cutoff", "blocker", "clause"}
