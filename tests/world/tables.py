@@ -17,11 +17,12 @@ class Table:
     features: tuple[Feature, ...]
 
 
-WOODLINE = 20.0
+WOODLINE = 44.0
 """x of the straight west edge of the dense jungle on WOODS."""
 
-WOODS = Table(48.0, 24.0, (
-    Feature("jungle", "dense", polygon=((WOODLINE, 0.0), (48.0, 0.0), (48.0, 24.0), (WOODLINE, 24.0))),
+WOODS = Table(72.0, 24.0, (
+    Feature("jungle", "dense", polygon=((WOODLINE, 0.0), (72.0, 0.0), (72.0, 24.0), (WOODLINE, 24.0))),
+    Feature("copse", "dense", polygon=((12.0, 20.0), (16.0, 20.0), (16.0, 24.0), (12.0, 24.0))),
     Feature("knoll", "hill", polygon=((2.0, 14.0), (10.0, 14.0), (10.0, 22.0), (2.0, 22.0)), height=3.0),
 ))
 
