@@ -29,8 +29,9 @@ class OrbitCamera:
     MIN_PITCH, MAX_PITCH = 12.0, 89.5
     MIN_DIST, MAX_DIST = 4.0, 220.0
 
-    def __init__(self, camera: p3d.NodePath, table_w: float, table_h: float):
+    def __init__(self, camera: p3d.NodePath, table_w: float, table_h: float, lens: p3d.Lens | None = None):
         self.camera = camera
+        self.lens = lens
         self.table_w, self.table_h = table_w, table_h
         self.goal = self.overview()
         self.now = self.goal.copy()
@@ -38,12 +39,14 @@ class OrbitCamera:
         self.apply(self.now)
 
     def overview(self) -> Orbit:
-        d = max(self.table_w * 1.12, self.table_h * 1.75)
-        return Orbit(self.table_w / 2, self.table_h / 2 + 1, 0, 0, 55, d)
+        d = max(self.table_w * 1.12, self.table_h * 1.75) * 0.6
+        o = Orbit(self.table_w / 2, self.table_h / 2, 0, 0, 55, d)
+        return self.fit(self.lens, o) if self.lens is not None else o
 
     def top_down(self) -> Orbit:
-        d = max(self.table_w / 1.6, self.table_h) * 1.25
-        return Orbit(self.table_w / 2, self.table_h / 2, 0, 0, 89.5, d)
+        d = max(self.table_w / 1.6, self.table_h) * 0.8
+        o = Orbit(self.table_w / 2, self.table_h / 2, 0, 0, 89.5, d)
+        return self.fit(self.lens, o) if self.lens is not None else o
 
     # -- commands --------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -90,15 +93,40 @@ class OrbitCamera:
         n.distance *= math.exp(math.log(g.distance / n.distance) * k)
         self.apply(n)
 
+    def fit(self, lens: p3d.Lens, orbit: Orbit, margin: float = 0.92) -> Orbit:
+        """Move ``orbit`` out (and its target) until the whole table is on screen."""
+        corners = [(x, y, 0.0) for x in (-1.0, self.table_w + 1) for y in (-1.0, self.table_h + 1)]
+        probe = p3d.NodePath("probe")
+        for _ in range(60):
+            self.apply(orbit, probe)
+            ok = True
+            ys = []
+            for c in corners:
+                p = probe.get_relative_point(p3d.NodePath(), p3d.LPoint3(*c))
+                film = p3d.LPoint2()
+                if not lens.project(p, film) or abs(film.x) > margin or abs(film.y) > margin:
+                    ok = False
+                ys.append(film.y)
+            if ok:
+                # centre the table vertically on the screen
+                shift = (max(ys) + min(ys)) / 2
+                if abs(shift) < 0.04:
+                    break
+                orbit.y += shift * 6
+                continue
+            orbit.distance *= 1.04
+        return orbit
+
     def snap(self) -> None:
         self.now = self.goal.copy()
         self.apply(self.now)
 
-    def apply(self, o: Orbit) -> None:
+    def apply(self, o: Orbit, node: p3d.NodePath | None = None) -> None:
         h, p = math.radians(o.heading), math.radians(o.pitch)
         back = o.distance * math.cos(p)
         cx = o.x + math.sin(h) * back
         cy = o.y - math.cos(h) * back
         cz = o.z + o.distance * math.sin(p)
-        self.camera.set_pos(cx, cy, cz)
-        self.camera.set_hpr(o.heading, -o.pitch, 0)
+        node = node if node is not None else self.camera
+        node.set_pos(cx, cy, cz)
+        node.set_hpr(o.heading, -o.pitch, 0)

@@ -1,0 +1,1003 @@
+"""``dinkydau play``: the title menu, then the table, played against the engine process.
+
+``main(argv)`` parses the command line; ``DinkyDauApp`` is the ShowBase that draws the table, takes the
+player's input and turns it into engine calls through ``EngineLink`` (threaded, so the window never
+freezes). The flow: ``game.new`` -> while an AI side or the phase machinery has the move, ``game.step``
+-> when a human side is to act, its ``game.view`` and ``game.actions`` -> the player picks an action,
+fills its parameters on the table (a point with the move ghost, a facing, a target), sees its cost (and
+odds from ``game.preview`` where the engine offers it), confirms -> ``game.act`` -> events animate and
+fill the log -> autosave -> repeat. Hot-seat hides the table behind a hand-over screen between sides.
+
+Offscreen (``--offscreen --screenshot FILE``) renders one picture through EGL without a window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import panda3d.core as p3d
+
+from game.client.settings import ClientSettings, cache_dir
+
+SIDES = ("allied", "insurgent")
+TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike", "spot")
+
+
+def other(side: str) -> str:
+    return "insurgent" if side == "allied" else "allied"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    if argv and argv[0] == "play":
+        argv = argv[1:]
+    p = argparse.ArgumentParser(prog="dinkydau play", description="Play Dinky Dau on a 3D table.")
+    p.add_argument("scenario", nargs="?", help="scenario id (skips the title menu)")
+    p.add_argument("--side", choices=SIDES, default="allied", help="the side you command (solo)")
+    p.add_argument("--mode", choices=("solo", "hotseat", "watch"), default="solo",
+                   help="solo against the AI, hot-seat for two players, or watch AI against AI")
+    p.add_argument("--threat", type=int, default=2, help="Jungle Ghost threat level (1-3)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--size", default=None, help="window size WxH (default 1280x720; 1920x1080 offscreen)")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--offscreen", action="store_true", help="render without a window (EGL)")
+    p.add_argument("--screenshot", metavar="FILE", help="render the table, save a PNG and exit")
+    p.add_argument("--camera", default="overview", help="overview | top | ELEMENT id (screenshot framing)")
+    p.add_argument("--select", metavar="ELEMENT", help="select an element before the screenshot")
+    p.add_argument("--no-shadows", action="store_true")
+    p.add_argument("--ui-scale", type=float, default=1.0)
+    return p.parse_args(argv)
+
+
+def has_display() -> bool:
+    if sys.platform != "linux":
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not args.offscreen and not has_display():
+        shot = args.screenshot or "table.png"
+        print("dinkydau play: no display here (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+              "To render a picture without a window, run for example:\n"
+              f"  dinkydau play --offscreen --screenshot {shot} --size 1920x1080 "
+              f"{args.scenario or '<scenario>'}", file=sys.stderr)
+        return 2
+    if args.offscreen and not args.screenshot:
+        print("dinkydau play: --offscreen needs --screenshot FILE", file=sys.stderr)
+        return 2
+    size = (1920, 1080) if args.offscreen else (1280, 720)
+    if args.size:
+        w, _, h = args.size.lower().partition("x")
+        size = (int(w), int(h))
+    settings = ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
+                              shadows=not args.no_shadows, ui_scale=args.ui_scale)
+    app = DinkyDauApp(settings)
+    try:
+        if args.screenshot:
+            scenario = args.scenario
+            if scenario is None:
+                scenario = app.link.call("engine.hello")["scenarios"][0]["id"]
+            app.open_game_sync(scenario, args.side, args.mode, args.threat, args.seed)
+            if args.select:
+                app.select_element(args.select)
+            app.frame_camera(args.camera)
+            app.settle()
+            app.screenshot(args.screenshot)
+            print(f"wrote {args.screenshot} ({size[0]}x{size[1]}, {app.scene.geom_count()} geoms)")
+            return 0
+        if args.scenario:
+            app.start_game(args.scenario, args.side, args.mode, args.threat, args.seed)
+        else:
+            app.show_menu(args)
+        app.run()
+        return 0
+    finally:
+        app.shutdown()
+
+
+class DinkyDauApp:
+    """The game window (or offscreen buffer) and everything on it. Wraps a ShowBase; no builtins."""
+
+    def __init__(self, settings: ClientSettings, engine_factory=None):
+        p3d.load_prc_file_data("dinkydau-client", settings.prc())
+        if settings.offscreen:
+            p3d.load_prc_file_data("dinkydau-offscreen", "load-display p3headlessgl\nnotify-level-device fatal")
+        from direct.showbase.ShowBase import ShowBase
+
+        from game.client.assets import ModelLibrary
+        from game.client.link import EngineLink, default_factory
+
+        self.settings = settings
+        self.base = ShowBase(windowType="offscreen" if settings.offscreen else None)
+        self.base.disable_mouse()
+        self.link = EngineLink(engine_factory or default_factory)
+        self.library = ModelLibrary()
+        self.scene = None
+        self.camera = None
+        self.hud = None
+        self.menu = None
+        self.game: str | None = None
+        self.view: dict = {}
+        self.actions: list[dict] = []
+        self.players: dict[str, str] = {"allied": "human", "insurgent": "ai"}
+        self.mode = "solo"
+        self.viewing: str | None = None
+        self.scenario_id: str | None = None
+        self.threat = 2
+        self.seed = 0
+        self.pending: dict | None = None  # the action being filled in
+        self.tool: str | None = None
+        self.tool_state: dict = {}
+        self.overlay_nodes: list = []
+        self.last_save: dict | None = None
+        self.log_history: list[str] = []
+        self.drag: tuple[str, float, float] | None = None
+        self.keys: set[str] = set()
+        self.preview_supported = True
+        self.closing = False
+        self.base.win.set_clear_color((0.12, 0.13, 0.12, 1))
+        lens = self.base.cam.node().get_lens()
+        lens.set_fov(40)
+        lens.set_near_far(0.5, 2000)
+        self.base.task_mgr.add(self._tick, "dinkydau-tick")
+        self._bind_keys()
+
+    # -- attributes ShowBase keeps ---------------------------------------------------------------
+    @property
+    def render(self) -> p3d.NodePath:
+        return self.base.render
+
+    def run(self) -> None:
+        self.base.run()
+
+    def shutdown(self) -> None:
+        self.closing = True
+        self.link.close()
+        if self.hud is not None:
+            self.hud.destroy()
+        self.base.destroy()
+
+    # -- per frame -------------------------------------------------------------------------------
+    def _tick(self, task):
+        self.link.poll()
+        dt = min(self.base.clock.get_dt(), 0.1)
+        if self.camera is not None:
+            self._keys_move(dt)
+            self._mouse_drag()
+            self.camera.update(dt)
+            self._mouse_hover()
+        if self.hud is not None:
+            dots = "." * (1 + int(time.monotonic() * 3) % 3)
+            self.hud.set_busy(f"engine thinking{dots}" if self.link.busy else "")
+        return task.cont
+
+    def settle(self, seconds: float = 0.0, frames: int = 3) -> None:
+        """Drive the task loop until the engine link is idle, animations ran and frames were drawn."""
+        end = time.monotonic() + seconds
+        deadline = time.monotonic() + 60
+        while (self.link.busy or time.monotonic() < end) and time.monotonic() < deadline:
+            self.base.task_mgr.step()
+            time.sleep(0.005)
+        if self.camera is not None:
+            self.camera.snap()
+        for _ in range(frames):
+            self.base.task_mgr.step()
+
+    def screenshot(self, path: str) -> None:
+        self.base.graphics_engine.render_frame()
+        self.base.graphics_engine.render_frame()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if not self.base.win.save_screenshot(p3d.Filename.from_os_specific(str(path))):
+            raise RuntimeError(f"could not write screenshot {path}")
+
+    # -- input -----------------------------------------------------------------------------------
+    def _bind_keys(self) -> None:
+        b = self.base
+        for key in ("w", "a", "s", "d", "q", "e", "r", "f", "arrow_up", "arrow_down", "arrow_left",
+                    "arrow_right", "=", "+", "-"):
+            b.accept(key, self.keys.add, [key])
+            b.accept(key + "-up", self.keys.discard, [key])
+        b.accept("mouse1", self.on_click)
+        b.accept("mouse3", self._drag_start, ["orbit"])
+        b.accept("shift-mouse3", self._drag_start, ["pan"])
+        b.accept("mouse2", self._drag_start, ["pan"])
+        for k in ("mouse3-up", "mouse2-up"):
+            b.accept(k, self._drag_end)
+        b.accept("wheel_up", self._zoom, [0.88])
+        b.accept("wheel_down", self._zoom, [1.0 / 0.88])
+        b.accept("t", self._cam, ["top"])
+        b.accept("home", self._cam, ["reset"])
+        b.accept("space", self.focus_selection)
+        b.accept("tab", self.next_element)
+        b.accept("l", self.toggle_tool, ["los"])
+        b.accept("m", self.toggle_tool, ["tape"])
+        b.accept("c", self.toggle_canopy)
+        b.accept("n", self.toggle_names)
+        b.accept("h", self._help)
+        b.accept("f1", self._help)
+        b.accept("escape", self.cancel)
+        b.accept("enter", self.confirm)
+        b.accept("p", self.quick_pass)
+        b.accept("f5", self.save_game)
+        b.accept("f9", self.load_latest)
+        b.accept("f11", self.toggle_fullscreen)
+        b.accept("[", self._ui_scale, [1 / 1.1])
+        b.accept("]", self._ui_scale, [1.1])
+
+    def _keys_move(self, dt: float) -> None:
+        k, c = self.keys, self.camera
+        step = 40 * dt
+        right = (("d" in k) or ("arrow_right" in k)) - (("a" in k) or ("arrow_left" in k))
+        fwd = (("w" in k) or ("arrow_up" in k)) - (("s" in k) or ("arrow_down" in k))
+        if right or fwd:
+            c.pan(right * step, fwd * step)
+        if "q" in k or "e" in k:
+            c.orbit((("q" in k) - ("e" in k)) * 90 * dt, 0)
+        if "r" in k or "f" in k:
+            c.orbit(0, (("r" in k) - ("f" in k)) * 60 * dt)
+        if k & {"=", "+"}:
+            c.zoom(1 - 1.5 * dt)
+        if "-" in k:
+            c.zoom(1 + 1.5 * dt)
+
+    def _zoom(self, factor: float) -> None:
+        if self.camera is not None:
+            self.camera.zoom(factor)
+
+    def _cam(self, what: str) -> None:
+        if self.camera is None:
+            return
+        self.camera.toggle_top_down() if what == "top" else self.camera.reset()
+
+    def _drag_start(self, kind: str) -> None:
+        if self.base.mouseWatcherNode.has_mouse():
+            m = self.base.mouseWatcherNode.get_mouse()
+            self.drag = (kind, m.x, m.y)
+
+    def _drag_end(self) -> None:
+        self.drag = None
+
+    def _mouse_drag(self) -> None:
+        if self.drag is None or not self.base.mouseWatcherNode.has_mouse():
+            return
+        kind, x0, y0 = self.drag
+        m = self.base.mouseWatcherNode.get_mouse()
+        dx, dy = m.x - x0, m.y - y0
+        if kind == "orbit":
+            self.camera.orbit(-dx * 120, dy * 60)
+        else:
+            self.camera.pan(-dx * 25, -dy * 25)
+        self.drag = (kind, m.x, m.y)
+
+    def _help(self) -> None:
+        if self.hud is not None:
+            self.hud.toggle_help()
+
+    def _ui_scale(self, factor: float) -> None:
+        if self.hud is not None:
+            self.hud.set_scale(self.hud.scale * factor)
+
+    def toggle_fullscreen(self) -> None:
+        if self.settings.offscreen:
+            return
+        props = p3d.WindowProperties()
+        full = not self.base.win.get_properties().get_fullscreen()
+        props.set_fullscreen(full)
+        if full:
+            pipe = self.base.pipe
+            props.set_size(pipe.get_display_width(), pipe.get_display_height())
+        else:
+            props.set_size(*self.settings.size)
+        self.base.win.request_properties(props)
+
+    def toggle_canopy(self) -> None:
+        if self.scene is not None:
+            t = self.scene.table
+            t.set_canopy_visible(t.canopy.is_hidden())
+
+    def toggle_names(self) -> None:
+        if self.scene is not None:
+            self.scene.pieces.set_labels_visible(not self.scene.pieces.labels_visible)
+
+    def mouse_ray(self) -> tuple[p3d.LPoint3, p3d.LVector3] | None:
+        if not self.base.mouseWatcherNode.has_mouse():
+            return None
+        return self.ray_at(self.base.mouseWatcherNode.get_mouse())
+
+    def ray_at(self, film: p3d.LPoint2) -> tuple[p3d.LPoint3, p3d.LVector3]:
+        near, far = p3d.LPoint3(), p3d.LPoint3()
+        self.base.camLens.extrude(film, near, far)
+        near = self.render.get_relative_point(self.base.cam, near)
+        far = self.render.get_relative_point(self.base.cam, far)
+        d = far - near
+        d.normalize()
+        return near, d
+
+    def ground_point(self, ray=None) -> tuple[float, float] | None:
+        ray = ray or self.mouse_ray()
+        if ray is None or self.scene is None:
+            return None
+        origin, d = ray
+        if d.z > -1e-4:
+            return None
+        z = 0.0
+        for _ in range(3):
+            t = (z - origin.z) / d.z
+            x, y = origin.x + d.x * t, origin.y + d.y * t
+            z = self.scene.table.height_at(x, y)
+        t = (z - origin.z) / d.z
+        return origin.x + d.x * t, origin.y + d.y * t
+
+    def project(self, point) -> tuple[float, float] | None:
+        """Pixel position (x right, y down) of a world point, or None off screen."""
+        p = self.base.cam.get_relative_point(self.render, p3d.LPoint3(*point))
+        film = p3d.LPoint2()
+        if not self.base.camLens.project(p, film):
+            return None
+        w, h = self.base.win.get_x_size(), self.base.win.get_y_size()
+        return (film.x + 1) / 2 * w, (1 - film.y) / 2 * h
+
+    # -- menu ------------------------------------------------------------------------------------
+    def show_menu(self, args) -> None:
+        from game.client.menu import TitleMenu
+
+        self.menu = TitleMenu(self, args)
+
+    # -- starting a game -------------------------------------------------------------------------
+    def _new_params(self, scenario: str, side: str, mode: str, threat: int, seed: int | None) -> dict:
+        self.mode = mode
+        self.scenario_id = scenario
+        self.threat = threat
+        self.seed = seed if seed is not None else int(time.time()) % 100000
+        if mode == "hotseat":
+            self.players = {"allied": "human", "insurgent": "human"}
+        elif mode == "watch":
+            self.players = {"allied": "ai", "insurgent": "ai"}
+        else:
+            self.players = {side: "human", other(side): "ai"}
+        self.viewing = side if mode != "watch" else "allied"
+        return {"scenario": scenario, "seed": self.seed, "players": dict(self.players), "threat": threat,
+                "side": self.viewing}
+
+    def start_game(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
+                   seed: int | None = None) -> None:
+        params = self._new_params(scenario, side, mode, threat, seed)
+        self._ensure_hud_message(f"Setting up {scenario}...")
+        self.link.request("game.new", params, self._on_new, self._on_error)
+
+    def open_game_sync(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
+                       seed: int | None = None) -> None:
+        """Start a game with blocking calls (screenshots, scripts); the table is ready on return."""
+        params = self._new_params(scenario, side, mode, threat, 1 if seed is None else seed)
+        result = self.link.call("game.new", **params)
+        self._on_new(result, advance=False)
+        if self.viewing and self.viewing != result["view"].get("side"):
+            self._on_view(self.link.call("game.view", game=self.game, side=self.viewing))
+        if self.viewing and self.view.get("to_act") == self.viewing:
+            self.actions = self.link.call("game.actions", game=self.game, side=self.viewing).get("actions", [])
+            self._refresh_panel()
+
+    def _ensure_hud_message(self, text: str) -> None:
+        if self.menu is not None:
+            self.menu.set_message(text)
+
+    def _on_new(self, result: dict, advance: bool = True) -> None:
+        if self.menu is not None:
+            self.menu.destroy()
+            self.menu = None
+        self.game = result["game"]
+        self._build_table(result["view"])
+        self._on_view(result["view"], first=True)
+        self.handle_events(result.get("events", []))
+        brief = result["view"].get("scenario", {}).get("briefing")
+        if brief:
+            self.hud.log(brief, (0.8, 0.85, 0.7, 1))
+        if advance:
+            self.autosave()
+            self.advance()
+
+    def _build_table(self, view: dict) -> None:
+        from game.client.camera import OrbitCamera
+        from game.client.hud import Hud
+        from game.client.scene import TableScene
+
+        if self.scene is not None:
+            self.scene.destroy()
+        if self.hud is not None:
+            self.hud.destroy()
+        scenario = view.get("scenario", {})
+        self.scene = TableScene(self.render, scenario, self.settings, self.library)
+        self.base.win.set_clear_color((*self.scene.background, 1))
+        self.camera = OrbitCamera(self.base.camera, self.scene.table.width, self.scene.table.height,
+                                  self.base.camLens)
+        self.hud = Hud(self.base, self.settings.ui_scale)
+        self.hud.hide_panel()
+
+    # -- the flow of play ------------------------------------------------------------------------
+    def _on_view(self, view: dict, first: bool = False) -> None:
+        self.view = view
+        self.scene.pieces.apply_view(view)
+        self.hud.set_status(view, self.viewing, self.mode)
+        if view.get("over") and view.get("result"):
+            r = view["result"]
+            self.hud.set_prompt(f"Game over: {r.get('winner', '?')} wins - {r.get('reason', '')}")
+
+    def human(self, side: str | None) -> bool:
+        return side is not None and self.players.get(side) == "human"
+
+    def advance(self) -> None:
+        """Decide what happens next: the AI steps, or a human side gets its actions."""
+        if self.closing or self.game is None:
+            return
+        v = self.view
+        if v.get("over"):
+            self._game_over(v.get("result") or {})
+            return
+        to_act = v.get("to_act")
+        if to_act is None or not self.human(to_act):
+            self.hud.set_prompt("The enemy is moving..." if to_act else "")
+            self.link.request("game.step", {"game": self.game, "side": self.viewing or "allied"}, self._on_step, self._on_error)
+            return
+        if self.mode == "hotseat" and to_act != self.viewing:
+            self._hand_over(to_act)
+            return
+        self.viewing = to_act
+        self.link.request("game.view", {"game": self.game, "side": to_act}, self._on_view, self._on_error)
+        self.link.request("game.actions", {"game": self.game, "side": to_act}, self._on_actions, self._on_error)
+
+    def _on_step(self, result: dict) -> None:
+        events = result.get("events", [])
+        wait = self.handle_events(events)
+        if self.viewing:
+            self.link.request("game.view", {"game": self.game, "side": self.viewing},
+                              lambda v: self._after_step(v, wait, bool(events)), self._on_error)
+        else:
+            self._after_step(result["view"], wait, bool(events))
+
+    def _after_step(self, view: dict, wait: float, progressed: bool) -> None:
+        self._on_view(view)
+        if not progressed and not self.human(view.get("to_act")) and not view.get("over"):
+            # the engine had nothing to do: ask again shortly rather than spin
+            wait = max(wait, 0.5)
+        self.base.task_mgr.do_method_later(max(wait, 0.05), lambda task: self.advance(), "advance")
+
+    def _on_actions(self, result: dict) -> None:
+        self.actions = result.get("actions", [])
+        self.hud.set_prompt(f"{self.viewing.capitalize()}: your impulse - click one of your elements"
+                            if self.actions else "")
+        self._refresh_panel()
+
+    def _hand_over(self, side: str) -> None:
+        from game.client.hud import SIDE_NAME
+
+        self.scene.root.hide()
+        self.hud.show_overlay(f"Hand over to the {SIDE_NAME[side]} player",
+                              "The other player looks away now. The table is hidden until you are ready.",
+                              [(f"I am the {SIDE_NAME[side]} player", lambda: self._take_over(side))],
+                              opaque=True)
+
+    def _take_over(self, side: str) -> None:
+        self.hud.hide_overlay()
+        self.viewing = side
+        self.scene.pieces.select(None)
+        self.link.request("game.view", {"game": self.game, "side": side},
+                          lambda v: (self._on_view(v), self.scene.root.show()), self._on_error)
+        self.link.request("game.actions", {"game": self.game, "side": side}, self._on_actions, self._on_error)
+
+    def _game_over(self, result: dict) -> None:
+        from game.client.hud import SIDE_NAME
+
+        winner = SIDE_NAME.get(result.get("winner"), result.get("winner") or "nobody")
+        self.hud.show_overlay(f"{winner} win" if result.get("winner") else "Game over",
+                              f"{result.get('reason', '')}\nVP {json.dumps(result.get('vp', {}))}",
+                              [("Look at the table", self.hud.hide_overlay), ("Quit", self.base.userExit)])
+
+    # -- events ----------------------------------------------------------------------------------
+    def handle_events(self, events: list[dict]) -> float:
+        """Log every event in plain words, animate the ones the client knows; seconds of animation."""
+        from game.client.hud import SIDE_INK
+
+        t = 0.0
+        for ev in events:
+            text = ev.get("text") or ev.get("type", "event")
+            if ev.get("clause"):
+                text += f"  [{ev['clause']}]"
+            color = SIDE_INK.get(ev.get("side"), (0.95, 0.93, 0.86, 1))
+            if ev.get("type") in ("turn", "phase"):
+                color = (1.0, 0.82, 0.35, 1)
+            self.hud.log(text, color)
+            self.log_history.append(text)
+            kind = ev.get("type")
+            if kind == "move":
+                dur = 0.0
+                for s in ev.get("stands", []):
+                    if "to" in s:
+                        dur = max(dur, self.scene.pieces.animate_move(s["id"], s["to"], s.get("from"), delay=t))
+                t = max(t, dur)
+            elif kind == "roll":
+                self.hud.show_dice(ev)
+            elif kind == "game_over":
+                self.view["over"] = True
+        return t
+
+    def _on_error(self, fault) -> None:
+        from game.client.link import EngineDied
+
+        if isinstance(fault, EngineDied):
+            self._engine_died(fault.message)
+            return
+        msg = f"Engine: {fault.reason}"
+        if self.hud is not None:
+            self.hud.log(msg, (1.0, 0.5, 0.4, 1))
+            self.hud.set_prompt(msg)
+        elif self.menu is not None:
+            self.menu.set_message(msg)
+
+    def _engine_died(self, message: str) -> None:
+        body = (f"The rules engine stopped ({message}).\n"
+                + ("Your game was autosaved after the last action: reload it to go on."
+                   if self.last_save else "There is no autosave of this game yet."))
+        buttons = []
+        if self.last_save:
+            buttons.append(("Restart engine and reload", self.reload_autosave))
+        buttons.append(("Quit", self.base.userExit))
+        if self.hud is None:
+            from game.client.hud import Hud
+
+            self.hud = Hud(self.base, self.settings.ui_scale)
+            self.hud.hide_panel()
+        self.hud.show_overlay("The engine stopped", body, buttons)
+
+    def reload_autosave(self) -> None:
+        self.hud.hide_overlay()
+        self.link.restart()
+        self._load_save(self.last_save)
+
+    # -- selection and actions -------------------------------------------------------------------
+    def select_element(self, element: str | None) -> None:
+        self.scene.pieces.select(element)
+        self._refresh_panel()
+
+    def focus_selection(self) -> None:
+        sel = self.scene and self.scene.pieces.selected
+        if sel:
+            c = self.scene.pieces.element_centre(sel)
+            if c is not None:
+                self.camera.focus(c.x, c.y, c.z, distance=min(self.camera.goal.distance, 26))
+
+    def next_element(self) -> None:
+        if self.scene is None or not self.viewing:
+            return
+        own = [e["id"] for e in self.view.get("elements", []) if e.get("side") == self.viewing]
+        if not own:
+            return
+        cur = self.scene.pieces.selected
+        nxt = own[(own.index(cur) + 1) % len(own)] if cur in own else own[0]
+        self.select_element(nxt)
+        self.focus_selection()
+
+    def element_actions(self, element: str | None) -> list[dict]:
+        return [a for a in self.actions if a.get("element") == element]
+
+    def _refresh_panel(self) -> None:
+        from game.client.hud import SIDE_INK
+
+        pieces = self.scene.pieces
+        sel = pieces.selected
+        side_actions = self.element_actions(None)
+        if sel is None:
+            if side_actions and self.human(self.view.get("to_act")):
+                self.hud.show_panel(f"{self.viewing.capitalize()} impulse", "Side actions:",
+                                    [(self._action_label(a), lambda a=a: self.choose_action(a), True)
+                                     for a in side_actions])
+            else:
+                self.hud.hide_panel()
+            return
+        e = pieces.elements[sel]
+        flags = [k for k in ("pinned", "winded", "hold", "low_ammo", "stunned") if e.get(k)]
+        body = [f"{e.get('kind', '')}, {len(e.get('stands', []))} stands"]
+        if e.get("in_command") is not None:
+            body.append("in command" if e["in_command"] else "OUT OF COMMAND")
+        if flags:
+            body.append(", ".join(flags))
+        if e.get("activations"):
+            body.append(f"activations {e['activations']}")
+        acts = self.element_actions(sel)
+        buttons = [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in acts]
+        if not acts:
+            body.append("no actions now" if e.get("side") == self.viewing else "enemy element")
+        buttons += [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in side_actions]
+        self.hud.show_panel(e.get("name", sel), "  |  ".join(body), buttons,
+                            title_color=SIDE_INK.get(e.get("side"), (1, 1, 1, 1)))
+
+    @staticmethod
+    def _action_label(a: dict) -> str:
+        label = a.get("label") or a.get("type")
+        cost = a.get("cost")
+        extra = f"  {cost} CP" if isinstance(cost, int | float) and cost and "CP" not in label else ""
+        if a.get("emergency"):
+            extra += "  (emergency)"
+        return f"{label}{extra}  [{a.get('clause', '')}]"
+
+    def choose_action(self, action: dict) -> None:
+        """Start filling in an action's parameters, one at a time, on the table."""
+        self.cancel()
+        self.pending = {"action": action, "values": {},
+                        "todo": list((action.get("params") or {}).items())}
+        self._next_param()
+
+    def _next_param(self) -> None:
+        from game.client.tools import MoveGhost
+
+        p = self.pending
+        if p is None:
+            return
+        if not p["todo"]:
+            self._before_act()
+            return
+        name, spec = p["todo"][0]
+        kind = spec.get("kind")
+        a = p["action"]
+        if spec.get("optional") and kind not in ("point", "angle", "stand", "element"):
+            p["todo"].pop(0)  # an optional parameter this client does not set (e.g. per-stand placements)
+            self._next_param()
+            return
+        if kind == "point":
+            if a.get("element") and a["element"] in self.scene.pieces.elements:
+                p["ghost"] = MoveGhost(self.scene.overlays, self.scene.pieces, a["element"], spec.get("max"),
+                                       self.scene.table.height_at, spec.get("from"))
+            self.hud.set_prompt(f"{a.get('label')}: click where to go"
+                                + (f' (up to {spec["max"]:g}")' if spec.get("max") else "")
+                                + "   Esc: cancel")
+        elif kind == "angle":
+            self.hud.set_prompt("Click to set the facing" + ("   Enter: keep as it is" if spec.get("optional")
+                                                             else "") + "   Esc: cancel")
+        elif kind in ("stand", "element"):
+            choices = spec.get("choices") or []
+            names = {s["id"]: s.get("name", s["id"]) for s in self.view.get("stands", [])}
+            names.update({e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])})
+            self.hud.show_panel(f"{a.get('label')}", f"choose the {name}:",
+                                [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
+                                + [("Cancel", self.cancel, True)])
+            self.hud.set_prompt(f"Pick the {name}: a button or its stand on the table   Esc: cancel")
+        else:
+            self.hud.set_prompt(f"This action needs a '{kind}' the client cannot set yet")
+
+    def fill_param(self, value) -> None:
+        p = self.pending
+        if p is None or not p["todo"]:
+            return
+        name, spec = p["todo"].pop(0)
+        if value is not None:
+            p["values"][name] = value
+        if spec.get("kind") != "point" and spec.get("kind") != "angle" and "ghost" in p:
+            pass
+        self._next_param()
+
+    def _before_act(self) -> None:
+        p = self.pending
+        action = dict(p["action"])
+        action["params"] = dict(p["values"])
+        p["final"] = action
+        targeted = any(w in str(action.get("type", "")) for w in TARGET_WORDS) or any(
+            (spec.get("kind") in ("stand", "element")) for spec in (p["action"].get("params") or {}).values())
+        if targeted and self.preview_supported:
+            self.hud.set_prompt("asking the engine for the odds...")
+            self.link.request("game.preview", {"game": self.game, "side": self.viewing, "action": action},
+                              self._on_preview, self._on_preview_error)
+        else:
+            self.send_action(action)
+
+    def _on_preview(self, result: dict) -> None:
+        if self.pending is None:
+            return
+        lines = []
+        for k, v in result.items():
+            if k in ("clause", "text"):
+                continue
+            lines.append(f"{k.replace('_', ' ')}: {v if not isinstance(v, float) else round(v, 2)}")
+        text = result.get("text") or ", ".join(lines)
+        if result.get("clause"):
+            text += f"  [{result['clause']}]"
+        a = self.pending["final"]
+        self.hud.show_panel(a.get("label", "Confirm"), _short(text, 400),
+                            [(f"Confirm ({a.get('cost', 0)} CP)", self.confirm, True), ("Cancel", self.cancel, True)])
+        self.hud.set_prompt("Enter: confirm   Esc: cancel")
+        self.pending["confirm"] = True
+
+    def _on_preview_error(self, fault) -> None:
+        from game.client.link import METHOD_NOT_FOUND, EngineDied
+
+        if isinstance(fault, EngineDied):
+            self._engine_died(fault.message)
+            return
+        if fault.code == METHOD_NOT_FOUND:
+            self.preview_supported = False
+        if self.pending is not None:
+            a = self.pending["final"]
+            self.hud.show_panel(a.get("label", "Confirm"), f"cost {a.get('cost', 0)} CP (no odds from the engine)",
+                                [("Confirm", self.confirm, True), ("Cancel", self.cancel, True)])
+            self.pending["confirm"] = True
+
+    def confirm(self) -> None:
+        p = self.pending
+        if p is None:
+            return
+        if p.get("confirm"):
+            self.send_action(p["final"])
+        elif p["todo"] and p["todo"][0][1].get("optional"):
+            self.fill_param(None)
+
+    def send_action(self, action: dict) -> None:
+        self._clear_pending()
+        self.hud.set_prompt("")
+        self.link.request("game.act", {"game": self.game, "side": self.viewing, "action": action},
+                          self._on_acted, self._on_act_error)
+
+    def _on_acted(self, result: dict) -> None:
+        wait = self.handle_events(result.get("events", []))
+        self._on_view(result["view"])
+        self.actions = []
+        self._refresh_panel()
+        self.autosave()
+        self.base.task_mgr.do_method_later(max(wait, 0.05), lambda task: self.advance(), "advance")
+
+    def _on_act_error(self, fault) -> None:
+        self._on_error(fault)
+        if getattr(fault, "code", None) is not None and self.game:
+            self.link.request("game.actions", {"game": self.game, "side": self.viewing}, self._on_actions,
+                              self._on_error)
+
+    def quick_pass(self) -> None:
+        for a in self.actions:
+            if a.get("type") == "pass" and not a.get("params"):
+                self.send_action(a)
+                return
+
+    def _clear_pending(self) -> None:
+        if self.pending is not None and self.pending.get("ghost") is not None:
+            self.pending["ghost"].destroy()
+        self.pending = None
+
+    def cancel(self) -> None:
+        if self.hud is not None and self.hud.help_frame is not None:
+            self.hud.toggle_help()
+            return
+        if self.pending is not None:
+            self._clear_pending()
+            self.hud.set_prompt("")
+            self._refresh_panel()
+            return
+        if self.tool is not None:
+            self.toggle_tool(self.tool)
+            return
+        if self.scene is not None and self.scene.pieces.selected:
+            self.select_element(None)
+
+    # -- clicks ----------------------------------------------------------------------------------
+    def on_click(self) -> None:
+        if self.scene is None or (self.hud and self.hud.overlay is not None):
+            return
+        ray = self.mouse_ray()
+        if ray is None:
+            return
+        self.click_at(ray)
+
+    def click_at(self, ray) -> None:
+        hit = self.scene.pieces.pick(*ray)
+        ground = self.ground_point(ray)
+        if self.tool is not None:
+            self._tool_click(hit, ground)
+            return
+        p = self.pending
+        if p is not None and p["todo"]:
+            name, spec = p["todo"][0]
+            kind = spec.get("kind")
+            if kind == "point" and ground is not None:
+                ghost = p.get("ghost")
+                target = ghost.follow(*ground) if ghost else ground
+                self.fill_param([round(target[0], 2), round(target[1], 2)])
+            elif kind == "angle" and ground is not None:
+                ghost = p.get("ghost")
+                facing = ghost.aim(*ground) if ghost else 0.0
+                self.fill_param(round(facing, 1))
+            elif kind in ("stand", "element") and hit is not None and hit[0] == "stand":
+                sid = hit[1]
+                value = sid if kind == "stand" else self.scene.pieces.stands[sid].element
+                if value in (spec.get("choices") or []):
+                    self.fill_param(value)
+            return
+        if hit is not None and hit[0] == "stand":
+            self.select_element(self.scene.pieces.stands[hit[1]].element)
+        else:
+            self.select_element(None)
+
+    def _mouse_hover(self) -> None:
+        p = self.pending
+        if self.tool is None and (p is None or "ghost" not in p or not p["todo"]):
+            return
+        ground = self.ground_point()
+        if ground is None:
+            return
+        if self.tool == "tape":
+            self.tool_state["tape"].update(*ground)
+        elif p is not None and p["todo"]:
+            kind = p["todo"][0][1].get("kind")
+            if kind == "point":
+                p["ghost"].follow(*ground)
+            elif kind == "angle":
+                p["ghost"].aim(*ground)
+
+    # -- tools -----------------------------------------------------------------------------------
+    def toggle_tool(self, tool: str) -> None:
+        if self.scene is None:
+            return
+        for node in self.tool_state.values():
+            if hasattr(node, "destroy"):
+                node.destroy()
+        self.tool_state = {}
+        if self.tool == tool:
+            self.tool = None
+            self.hud.set_prompt("")
+            return
+        self.tool = tool
+        if tool == "tape":
+            from game.client.tools import Tape
+
+            self.tool_state["tape"] = Tape(self.scene.overlays, self.scene.table.height_at)
+            self.hud.set_prompt("Tape measure: click a stand or a point to measure from   M/Esc: put it away")
+        else:
+            self.hud.set_prompt("Line of sight: click the spotter (a stand or a point), then the target   "
+                                "L/Esc: done")
+
+    def _tool_click(self, hit, ground) -> None:
+        pieces = self.scene.pieces
+        if self.tool == "tape":
+            tape = self.tool_state["tape"]
+            if hit is not None and hit[0] == "stand":
+                s = pieces.stands[hit[1]]
+                pos = s.node.get_pos()
+                tape.set_start(pos.x, pos.y, (pos.x, pos.y, s.node.get_h(), s.width, s.depth))
+            elif ground is not None:
+                tape.set_start(*ground)
+            return
+        # line of sight
+        if hit is not None and hit[0] == "stand":
+            end = hit[1]
+        elif ground is not None:
+            end = [round(ground[0], 2), round(ground[1], 2)]
+        else:
+            return
+        if "from" not in self.tool_state or "line" in self.tool_state:
+            if "line" in self.tool_state:
+                self.tool_state.pop("line").destroy()
+            self.tool_state["from"] = end
+            self.hud.set_prompt("Line of sight: now click the target")
+            return
+        self.check_los(self.tool_state["from"], end)
+
+    def _point_of(self, ref) -> tuple[float, float, float]:
+        if isinstance(ref, str):
+            p = self.scene.pieces.stands[ref].node.get_pos()
+            return p.x, p.y, p.z
+        return ref[0], ref[1], self.scene.table.height_at(ref[0], ref[1])
+
+    def check_los(self, a, b) -> None:
+        from game.client.tools import SightLine
+
+        pa, pb = self._point_of(a), self._point_of(b)
+        self.tool_state["line"] = SightLine(self.scene.overlays, pa, pb, None)
+
+        def done(result):
+            if self.tool != "los":
+                return
+            if "line" in self.tool_state:
+                self.tool_state.pop("line").destroy()
+            self.tool_state["line"] = SightLine(self.scene.overlays, pa, pb, result)
+            self.hud.set_prompt(self.tool_state["line"].text.replace("\n", "  |  "))
+            self.tool_state.pop("from", None)
+
+        def failed(fault):
+            from game.client.link import EngineDied
+
+            if isinstance(fault, EngineDied):
+                self._engine_died(fault.message)
+                return
+            if "line" in self.tool_state:
+                self.tool_state.pop("line").destroy()
+            self.tool_state["line"] = SightLine(self.scene.overlays, pa, pb, None,
+                                                f"no answer: {fault.reason}")
+            self.hud.set_prompt(f"Line of sight not available from the engine: {fault.reason}")
+            self.tool_state.pop("from", None)
+
+        self.link.request("los.check", {"game": self.game, "side": self.viewing or "allied", "from": a, "to": b},
+                          done, failed)
+
+    # -- camera framing for screenshots ----------------------------------------------------------
+    def frame_camera(self, how: str) -> None:
+        if self.camera is None:
+            return
+        if how == "top":
+            self.camera.goal = self.camera.top_down()
+        elif how in self.scene.pieces.elements:
+            c = self.scene.pieces.element_centre(how)
+            self.camera.focus(c.x, c.y, c.z, distance=22)
+            self.camera.goal.pitch = 38
+            self.camera.goal.heading = 20
+        else:
+            self.camera.goal = self.camera.overview()
+        self.camera.snap()
+
+    # -- saves -----------------------------------------------------------------------------------
+    def saves_dir(self) -> Path:
+        d = cache_dir() / "saves"
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def autosave(self) -> None:
+        if self.game is None:
+            return
+
+        def done(result):
+            self.last_save = result.get("save", result)
+            path = self.saves_dir() / "autosave.json"
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(json.dumps(self.last_save))
+            tmp.replace(path)
+
+        self.link.request("game.save", {"game": self.game}, done, self._quiet_error)
+
+    def _quiet_error(self, fault) -> None:
+        from game.client.link import EngineDied
+
+        if isinstance(fault, EngineDied):
+            self._engine_died(fault.message)
+
+    def save_game(self) -> None:
+        if self.game is None:
+            return
+
+        def done(result):
+            save = result.get("save", result)
+            self.last_save = save
+            path = self.saves_dir() / f"{self.scenario_id or 'game'}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+            path.write_text(json.dumps(save))
+            self.hud.log(f"Saved to {path}")
+            self.hud.set_prompt(f"Saved: {path.name}")
+
+        self.link.request("game.save", {"game": self.game}, done, self._on_error)
+
+    def load_latest(self) -> None:
+        saves = sorted(self.saves_dir().glob("*.json"), key=lambda p: p.stat().st_mtime)
+        if not saves:
+            if self.hud:
+                self.hud.set_prompt("No saved game yet (F5 saves)")
+            return
+        self._load_save(json.loads(saves[-1].read_text()))
+
+    def _load_save(self, save: dict) -> None:
+        def done(result):
+            self.game = result["game"]
+            view = result.get("view") or {}
+            if self.scene is None:
+                self._build_table(view)
+            self._on_view(view)
+            self.hud.log("Game loaded.", (1.0, 0.82, 0.35, 1))
+            self.last_save = save
+            self.advance()
+
+        self.link.request("game.load", {"save": save}, done, self._on_error)
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""The title menu: scenario, side, solo / hot-seat / watch, threat level, then the table."""
+
+from __future__ import annotations
+
+import textwrap
+
+import panda3d.core as p3d
+from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
+
+from game.client.hud import ACCENT, DIM, INK
+
+MODES = [("solo", "Solo against the Jungle Ghost AI"), ("hotseat", "Hot-seat: two players, one screen"),
+         ("watch", "Watch: AI against AI")]
+THREATS = [(1, "Threat 1: light contact"), (2, "Threat 2: determined enemy"), (3, "Threat 3: main force")]
+
+
+class TitleMenu:
+    def __init__(self, app, args):
+        self.app = app
+        self.scenarios: list[dict] = []
+        self.choice = {"scenario": 0, "side": args.side, "mode": args.mode, "threat": args.threat}
+        self.root = DirectFrame(parent=app.base.aspect2d, frameColor=(0.05, 0.07, 0.05, 1),
+                                frameSize=(-4, 4, -1.2, 1.2))
+        self.inner = self.root.attach_new_node("menu")
+        self.inner.set_scale(app.settings.ui_scale)
+        OnscreenText(parent=self.inner, text="DINKY DAU", pos=(0, 0.72), scale=0.16, fg=ACCENT,
+                     shadow=(0, 0, 0, 1))
+        OnscreenText(parent=self.inner, text="Vietnam 1965-1972   |   15mm skirmish on a living table",
+                     pos=(0, 0.6), scale=0.045, fg=DIM)
+        self.message = OnscreenText(parent=self.inner, text="asking the engine for scenarios...",
+                                    pos=(0, -0.86), scale=0.04, fg=DIM, mayChange=True)
+        self.widgets: list = []
+        app.link.request("engine.hello", {}, self._on_hello, self._on_error)
+
+    def set_message(self, text: str) -> None:
+        self.message.setText(text)
+
+    def _on_error(self, fault) -> None:
+        reason = getattr(fault, "reason", None) or getattr(fault, "message", str(fault))
+        self.set_message(f"The engine did not answer: {reason}")
+
+    def _on_hello(self, hello: dict) -> None:
+        self.scenarios = hello.get("scenarios", [])
+        self.set_message(f"{hello.get('name', 'engine')} {hello.get('version', '')}"
+                         f" - {len(self.scenarios)} scenarios")
+        self._draw()
+
+    def _button(self, text, pos, cmd, selected=False, scale=0.042, width=None):
+        b = DirectButton(parent=self.inner, text=text, text_scale=scale, pos=pos, command=cmd,
+                         relief=DGG.FLAT, pad=(0.03, 0.02), text_fg=(0.1, 0.1, 0.05, 1) if selected else INK,
+                         frameColor=ACCENT if selected else (0.2, 0.25, 0.17, 1),
+                         text_align=p3d.TextNode.A_center)
+        self.widgets.append(b)
+        return b
+
+    def _draw(self) -> None:
+        for w in self.widgets:
+            w.destroy()
+        self.widgets = []
+        y = 0.45
+        for i, s in enumerate(self.scenarios[:6]):
+            t = s.get("table", {})
+            label = f"{s.get('title', s['id'])}   ({t.get('width', '?')}\" x {t.get('height', '?')}\")"
+            self._button(label, (-0.55, 0, y), lambda i=i: self._set("scenario", i), i == self.choice["scenario"])
+            y -= 0.1
+        if self.scenarios:
+            brief = self.scenarios[self.choice["scenario"]].get("briefing", "")
+            t = OnscreenText(parent=self.inner, text=textwrap.fill(brief, 48), pos=(0.75, 0.45), scale=0.036,
+                             fg=DIM, align=p3d.TextNode.A_center)
+            self.widgets.append(t)
+        y = min(y, -0.05) - 0.05
+        for k, side in enumerate(("allied", "insurgent")):
+            self._button(f"Command the {side.capitalize()}", (-0.55 + 0.62 * k, 0, y),
+                         lambda s=side: self._set("side", s), self.choice["side"] == side)
+        y -= 0.11
+        for k, (mode, label) in enumerate(MODES):
+            self._button(label, (-1.0 + 0.8 * k, 0, y), lambda m=mode: self._set("mode", m),
+                         self.choice["mode"] == mode, scale=0.034)
+        y -= 0.11
+        for k, (threat, label) in enumerate(THREATS):
+            self._button(label, (-0.9 + 0.75 * k, 0, y), lambda t=threat: self._set("threat", t),
+                         self.choice["threat"] == threat, scale=0.034)
+        self._button("  START  ", (0, 0, -0.74), self._start, True, scale=0.06)
+
+    def _set(self, key, value) -> None:
+        self.choice[key] = value
+        self._draw()
+
+    def _start(self) -> None:
+        if not self.scenarios:
+            return
+        s = self.scenarios[self.choice["scenario"]]
+        self.set_message(f"setting up {s.get('title', s['id'])}...")
+        self.app.start_game(s["id"], self.choice["side"], self.choice["mode"], self.choice["threat"])
+
+    def destroy(self) -> None:
+        for w in self.widgets:
+            w.destroy()
+        self.root.destroy()

@@ -1,0 +1,199 @@
+"""Table tools drawn as overlays: the move ghost with its range circle, the tape measure, and the
+line of sight as the engine judged it."""
+
+from __future__ import annotations
+
+import math
+
+import panda3d.core as p3d
+
+from game.client import geom
+from game.client.pieces import Pieces, text_node
+
+GOOD = (0.35, 1.0, 0.45, 1.0)
+BAD = (1.0, 0.3, 0.25, 1.0)
+PARTIAL = (1.0, 0.8, 0.25, 1.0)
+TAPE = (1.0, 0.95, 0.6, 1.0)
+
+
+def base_edge_distance(x: float, y: float, cx: float, cy: float, facing: float, w: float, d: float) -> float:
+    """Distance from a point to a base rectangle's edge (0 inside): tabletop measuring (DESIGN §3)."""
+    a = math.radians(facing)
+    lx = (x - cx) * math.cos(a) + (y - cy) * math.sin(a)
+    ly = -(x - cx) * math.sin(a) + (y - cy) * math.cos(a)
+    dx = max(abs(lx) - w / 2, 0.0)
+    dy = max(abs(ly) - d / 2, 0.0)
+    return math.hypot(dx, dy)
+
+
+class MoveGhost:
+    """Translucent copies of an element's bases that follow the mouse, inside the move's range circle."""
+
+    def __init__(self, parent: p3d.NodePath, pieces: Pieces, element: str, max_range: float | None,
+                 height_at, centre: list[float] | None = None):
+        self.root = parent.attach_new_node("ghost")
+        self.height_at = height_at
+        stands = [pieces.stands[s] for s in pieces.elements[element]["stands"] if s in pieces.stands]
+        self.centre = pieces.element_centre(element) or p3d.LPoint3(0, 0, 0)
+        if centre is not None:  # the engine's own idea of the element's centre, when it says
+            self.centre = p3d.LPoint3(centre[0], centre[1], height_at(centre[0], centre[1]))
+        self.offsets = []
+        self.ghosts = []
+        for piece in stands:
+            g = piece.node.copy_to(self.root)
+            g.set_transparency(p3d.TransparencyAttrib.M_alpha)
+            g.set_alpha_scale(0.45)
+            g.set_shader_input("u_highlight", (0.6, 0.9, 1.0, 0.35))
+            g.set_bin("transparent", 20)
+            self.ghosts.append(g)
+            p = piece.node.get_pos()
+            self.offsets.append((p.x - self.centre.x, p.y - self.centre.y, piece.node.get_h()))
+        self.max_range = max_range
+        if max_range:
+            z = self.centre.z + 0.06
+            ring = geom.lines("range", [geom.circle_points(self.centre.x, self.centre.y, max_range, z, 96)],
+                              (0.6, 0.9, 1.0, 0.9), 2.5)
+            ring.reparent_to(self.root)
+            fill = geom.disc("range-fill", max_range, (0.5, 0.8, 1.0, 0.12))
+            fill.reparent_to(self.root)
+            fill.set_pos(self.centre.x, self.centre.y, z)
+        self.label = text_node("", 0.6, parent=self.root)
+        self.target = (self.centre.x, self.centre.y)
+        self.facing: float | None = None
+        self.line = None
+
+    def follow(self, x: float, y: float) -> tuple[float, float]:
+        dx, dy = x - self.centre.x, y - self.centre.y
+        dist = math.hypot(dx, dy)
+        if self.max_range and dist > self.max_range:
+            dx, dy = dx * self.max_range / dist, dy * self.max_range / dist
+            dist = self.max_range
+        tx, ty = self.centre.x + dx, self.centre.y + dy
+        self.target = (tx, ty)
+        self._pose()
+        self.label.set_text(f'{dist:.1f}"' + (f' of {self.max_range:g}"' if self.max_range else ""))
+        self.label.set_pos(tx, ty, self.height_at(tx, ty) + 1.6)
+        if self.line is not None:
+            self.line.remove_node()
+        z0 = self.centre.z + 0.1
+        self.line = geom.lines("path", [[(self.centre.x, self.centre.y, z0), (tx, ty, self.height_at(tx, ty) + 0.1)]],
+                               (0.6, 0.9, 1.0, 1.0), 3)
+        self.line.reparent_to(self.root)
+        return self.target
+
+    def aim(self, x: float, y: float) -> float:
+        tx, ty = self.target
+        self.facing = math.degrees(math.atan2(y - ty, x - tx)) % 360
+        self._pose()
+        return self.facing
+
+    def _pose(self) -> None:
+        tx, ty = self.target
+        turn = 0.0
+        if self.facing is not None and self.offsets:
+            turn = self.facing - self.offsets[0][2]
+        c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        for g, (ox, oy, h) in zip(self.ghosts, self.offsets, strict=True):
+            gx, gy = tx + ox * c - oy * s, ty + ox * s + oy * c
+            g.set_pos(gx, gy, self.height_at(gx, gy))
+            g.set_h(h + turn)
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+class Tape:
+    """A tape measure from a point (or a base's edge) to the mouse, in inches."""
+
+    def __init__(self, parent: p3d.NodePath, height_at):
+        self.root = parent.attach_new_node("tape")
+        self.height_at = height_at
+        self.start: tuple[float, float] | None = None
+        self.start_base: tuple | None = None
+        self.label = text_node("", 0.7, TAPE, parent=self.root)
+        self.line = None
+
+    def set_start(self, x: float, y: float, base: tuple | None = None) -> None:
+        self.start, self.start_base = (x, y), base
+
+    def update(self, x: float, y: float) -> float | None:
+        if self.start is None:
+            return None
+        sx, sy = self.start
+        if self.start_base is not None:
+            cx, cy, facing, w, d = self.start_base
+            dist = base_edge_distance(x, y, cx, cy, facing, w, d)
+        else:
+            dist = math.hypot(x - sx, y - sy)
+        if self.line is not None:
+            self.line.remove_node()
+        pts = []
+        for k in range(21):
+            t = k / 20
+            px, py = sx + (x - sx) * t, sy + (y - sy) * t
+            pts.append((px, py, self.height_at(px, py) + 0.15))
+        self.line = geom.lines("tape-line", [pts], TAPE, 3)
+        self.line.reparent_to(self.root)
+        # inch ticks every 1", longer every 6"
+        total = math.hypot(x - sx, y - sy)
+        ticks = []
+        if total > 0:
+            ux, uy = (x - sx) / total, (y - sy) / total
+            for k in range(1, int(total) + 1):
+                px, py = sx + ux * k, sy + uy * k
+                size = 0.35 if k % 6 == 0 else 0.15
+                z = self.height_at(px, py) + 0.15
+                ticks.append([(px - uy * size, py + ux * size, z), (px + uy * size, py - ux * size, z)])
+        if ticks:
+            tick_np = geom.lines("ticks", ticks, TAPE, 2)
+            tick_np.reparent_to(self.line)
+        self.label.set_text(f'{dist:.1f}"  ({dist * 10:.0f} m)')
+        self.label.set_pos((sx + x) / 2, (sy + y) / 2, self.height_at((sx + x) / 2, (sy + y) / 2) + 1.2)
+        return dist
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+class SightLine:
+    """The engine's answer to a line-of-sight question, drawn as a coloured line with its reasons."""
+
+    def __init__(self, parent: p3d.NodePath, a: tuple[float, float, float], b: tuple[float, float, float],
+                 result: dict | None, note: str = ""):
+        self.root = parent.attach_new_node("los")
+        if result is None:
+            color, text = TAPE, note or "asking the engine..."
+        else:
+            visible = bool(result.get("visible"))
+            frac = result.get("fraction")
+            color = GOOD if visible and (frac is None or frac >= 0.99) else PARTIAL if visible else BAD
+            text = describe_los(result)
+        self.root.attach_new_node("l")
+        line = geom.lines("los-line", [[(a[0], a[1], a[2] + 0.6), (b[0], b[1], b[2] + 0.6)]], color, 4)
+        line.reparent_to(self.root)
+        label = text_node(text, 0.55, color, parent=self.root)
+        label.set_pos((a[0] + b[0]) / 2, (a[1] + b[1]) / 2, max(a[2], b[2]) + 2.0)
+        self.text = text
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+def describe_los(r: dict) -> str:
+    """Plain words for a ``los.check`` answer: seen or not, range, foliage inches against the cutoff."""
+    head = "IN SIGHT" if r.get("visible") else "NO LINE OF SIGHT"
+    lines = [head + (f'  {r["distance"]:.1f}"' if isinstance(r.get("distance"), int | float) else "")]
+    canopy = r.get("canopy_inches") or {}
+    if canopy:
+        foliage = ", ".join(f'{k} {v:.1f}"' for k, v in canopy.items())
+        cutoff = r.get("cutoff")
+        lines.append(f"foliage {foliage}" + (f' (cutoff {cutoff:g}")' if isinstance(cutoff, int | float) else ""))
+    if isinstance(r.get("limit"), int | float):
+        lines.append(f'visual limit {r["limit"]:g}"')
+    if r.get("blocker") and not r.get("visible"):
+        lines.append(f"blocked by {r['blocker']}")
+    if r.get("reason"):
+        lines.append(str(r["reason"]))
+    if r.get("clause"):
+        lines.append(f"[{r['clause']}]")
+    return "\n".join(lines)
