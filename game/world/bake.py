@@ -343,14 +343,13 @@ class Node:
     """Per-vertex brightness multipliers (vertex colours), or None for flat colour."""
 
 
-def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground) -> Node:
+def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground, shape: BaseGeometry) -> Node:
     """A closed foliage volume over the feature's footprint (DD-4.1, G-02)."""
     style = STYLES.get(cls, STYLES["secondary"])
     bottom = feature.canopy_bottom if feature.canopy_bottom is not None else terrain.canopy_bottom
     top = feature.canopy_top if feature.canopy_top is not None else terrain.canopy_top
     top = top if top > 0 else 1.0
     rng = np.random.default_rng(_seed("canopy", feature.id))
-    shape = feature.shape()
     meshes, shades = [], []
     for poly in _parts(shape):
         pts, tris = triangulate(poly, style.spacing)
@@ -470,7 +469,8 @@ def _building(feature: Feature, terrain: TerrainType, ground: Ground) -> list[No
 
 def _sheet(feature: Feature, role: str, look: str, ground: Ground, lift: float, dry: bool = False,
            shape: BaseGeometry | None = None, suffix: str = "") -> list[Node]:
-    mesh = _drape(shape if shape is not None else feature.shape(), ground, lift, dry)
+    table = shapely.box(0.0, 0.0, ground.width, ground.height)
+    mesh = _drape((shape if shape is not None else feature.shape()).intersection(table), ground, lift, dry)
     if mesh is None or len(mesh.faces) == 0:
         return []
     extras = {"terrain": feature.type, "feature": feature.id, "role": role}
@@ -505,7 +505,8 @@ def build_nodes(spec: TableSpec, book: Rulebook | None = None) -> list[Node]:
         if terrain.elevation:
             continue
         if cls is not None:
-            nodes.append(_canopy(feature, terrain, cls, ground))
+            table = shapely.box(0.0, 0.0, spec.width, spec.height)
+            nodes.append(_canopy(feature, terrain, cls, ground, feature.shape().intersection(table)))
         elif terrain.building:
             nodes.extend(_building(feature, terrain, ground))
         elif terrain.water:
