@@ -1,6 +1,7 @@
 # Dinky Dau 3D: the two commands a newcomer needs.
 #   make play   set up the virtual environment and run the game
 #   make test   set up the virtual environment and run the tests
+# Both create (or update) .venv from pyproject.toml; nothing else needs installing by hand.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -16,16 +17,19 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# Exit code 2 from the client means "no display here": it has already said what to run instead.
 play: $(STAMP)
-	$(VENV)/bin/dinkydau play $(ARGS)
+	@$(VENV)/bin/dinkydau play $(ARGS) || test $$? -eq 2
 
 test: $(STAMP)
-	$(PY) -m ruff check game tests benchmarks
+	@sh tools/install-gltf-validator.sh
+	$(PY) -m ruff check game tests benchmarks models
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/los.py
+	$(PY) benchmarks/client.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build *.egg-info .cache

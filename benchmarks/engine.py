@@ -1,0 +1,105 @@
+"""Engine benchmarks (issue: the headless engine). Prints measured figures; asserts nothing.
+
+- time for a fresh engine process to answer engine.hello
+- random legal playouts in process: actions per second (refused actions counted separately)
+- game.act round trip through the subprocess: median and 95th percentile
+- resident memory of the engine process with a 6'x4' scenario loaded
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.engine.client import EngineProcess  # noqa: E402
+from game.rules.dice import Dice, seed_streams  # noqa: E402
+from game.rules.errors import IllegalAction  # noqa: E402
+from game.rules.game import Game  # noqa: E402
+from game.rules.scenario import resolve_scenario  # noqa: E402
+
+
+def hello_time(runs: int = 5) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        with EngineProcess() as p:
+            p.call("engine.hello")
+            out.append(time.perf_counter() - t)
+    return out
+
+
+def playouts(seconds: float = 5.0) -> tuple[int, int, float, int]:
+    scenarios = [resolve_scenario("village_sweep"), resolve_scenario("rubber_plantation")]
+    done = refused = games = 0
+    t0 = time.perf_counter()
+    seed = 0
+    while time.perf_counter() - t0 < seconds:
+        seed += 1
+        g = Game(scenarios[seed % 2], seed)
+        games += 1
+        rng = Dice(seed_streams(seed + 99))
+        while not g.state.over:
+            side = g.state.to_act
+            acts = g.legal_actions(side)
+            a = {k: v for k, v in acts[rng.below(len(acts))].items() if k not in ("params", "label")}
+            if a["type"] == "move":
+                spec = next(x for x in acts if x.get("element") == a["element"] and x["type"] == "move")
+                fx, fy = spec["params"]["to"]["from"]
+                r, th = spec["params"]["to"]["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
+                a["to"] = [fx + r * math.cos(th), fy + r * math.sin(th)]
+            try:
+                g.act(side, a)
+                done += 1
+            except IllegalAction:
+                refused += 1
+    return done, refused, time.perf_counter() - t0, games
+
+
+def round_trips(n: int = 300) -> tuple[list[float], int]:
+    with EngineProcess() as p:
+        gid = p.call("game.new", scenario="rubber_plantation", seed=1,
+                     players={"allied": "human", "insurgent": "human"})["game"]
+        times = []
+        for _ in range(n):
+            view = p.call("game.view", game=gid, side="allied")
+            if view["over"]:
+                gid = p.call("game.new", scenario="rubber_plantation", seed=len(times),
+                             players={"allied": "human", "insurgent": "human"})["game"]
+                view = p.call("game.view", game=gid, side="allied")
+            side = view["to_act"] or "allied"
+            acts = p.call("game.actions", game=gid, side=side)["actions"]
+            hold = next((a for a in acts if a["type"] == "hold"), {"type": "pass"})
+            t = time.perf_counter()
+            p.call("game.act", game=gid, side=side, action={k: v for k, v in hold.items() if k != "params"})
+            times.append(time.perf_counter() - t)
+        rss = 0
+        status = Path(f"/proc/{p.proc.pid}/status")
+        if status.exists():
+            for line in status.read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss = int(line.split()[1])
+        return times, rss
+
+
+def main() -> None:
+    h = hello_time()
+    print(f"engine.hello from a fresh process: median {statistics.median(h) * 1000:.0f} ms "
+          f"(min {min(h) * 1000:.0f}, max {max(h) * 1000:.0f}) over {len(h)} starts   [target < 1000 ms]")
+    done, refused, secs, games = playouts()
+    print(f"random legal playouts in process: {done / secs:,.0f} actions/s accepted "
+          f"({(done + refused) / secs:,.0f}/s incl. {refused} refused), {games} games in {secs:.1f} s   "
+          f"[target >= 2,000/s]")
+    times, rss = round_trips()
+    times.sort()
+    print(f"game.act round trip through the subprocess: median {statistics.median(times) * 1000:.2f} ms, "
+          f"p95 {times[int(len(times) * 0.95)] * 1000:.2f} ms over {len(times)}   [target median < 5 ms]")
+    print(f"engine resident memory with a 6'x4' scenario loaded: {rss / 1024:.1f} MB   [target < 150 MB]")
+
+
+if __name__ == "__main__":
+    main()
