@@ -133,6 +133,9 @@ class Game:
         from game.world.los import Conditions
 
         smoke = tuple((m["x"], m["y"], m["radius"]) for m in self.state.clocks if m.get("kind") == "smoke_area")
+        s = self.state  # DD-5.34: a dust cloud lasts for the impulse it was raised in
+        smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
+                       if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
         return Conditions(weather=self.state.weather, time_of_day=self.state.time_of_day, smoke=smoke,
                           illuminated=())
 
@@ -419,3 +422,6 @@ class Game:
     def restore(cls, scenario: Scenario, snapshot: dict, book: Rulebook | None = None) -> Game:
         state = GameState.from_dict(copy.deepcopy(snapshot))
         return cls(scenario, state.seed, book, state=state, start=False)
+
+
+from game.rules import assault, fire, reactions  # noqa: E402,F401  (register chapter 5 actions)

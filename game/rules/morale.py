@@ -40,14 +40,24 @@ def morale_test(g: Game, element: Element, why: str, clause: str) -> bool:
 
 
 def pin(g: Game, element: Element, clause: str) -> None:
-    """A failed test (DD-5.21): pin the element, or retreat it 3" toward cover if already pinned."""
+    """A failed test (DD-5.21): pin the element, or retreat it 3" toward cover if already pinned.
+
+    Chapter 5 consequences of a failure: a squad in water scrambles back to its bank (DD-3.19); an
+    element on Overwatch loses its sights (DD-2.24, DD-5.24); a tree sniper falls (DD-4.42)."""
+    from game.rules.fire import tree_sniper_falls
+    from game.rules.reactions import clear_overwatch, scramble
+
+    scrambled = scramble(g, element, clause)
     if element.pinned:
-        retreat(g, element, clause)
+        if not scrambled:
+            retreat(g, element, clause)
         return
     element.pinned = True
     element.conceal = False
     g.emit({"type": "status", "element": element.id, "status": "pinned", "on": True, "clause": clause,
             "text": f"{element.name} is Pinned"}, visible=g.visibility_of_element(element))
+    clear_overwatch(g, element, "it is Pinned: Suppression Breaks Sights", "DD-2.24; DD-5.24")
+    tree_sniper_falls(g, element, clause)
 
 
 def test_or_pin(g: Game, element: Element, why: str, clause: str) -> bool:

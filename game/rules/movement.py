@@ -33,6 +33,14 @@ MODES = {
     "trail_rush": ("Trail Rush", "DD-2.9; DD-3.2"),
     "sprint": ("Sprint", "DD-2.10"),
 }
+ACTION_MODES = {
+    "fire_maneuver": ("Fire & Maneuver", "DD-2.12"),
+}
+"""Moves that are part of another action (game.rules.fire), never offered as a bare move."""
+
+
+def mode_info(mode: str) -> tuple[str, str]:
+    return MODES.get(mode) or ACTION_MODES[mode]
 
 
 def q(v: float) -> float:
@@ -58,6 +66,9 @@ class Plan:
     allowance: float
     through_pinned: list[str]
     winds: str | None
+    halted: str | None = None
+    """Set by a reaction (game.rules.reactions): "frozen" (the move ended at the freeze point) or
+    "activation_over" (DD-2.30: and the element's activation ends)."""
 
 
 def centre(stands: list[Stand]) -> tuple[float, float]:
@@ -82,7 +93,7 @@ def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: 
 
 def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     """Check a move against every movement rule; raise IllegalAction with the clause if it breaks one."""
-    if mode not in MODES:
+    if mode not in MODES and mode not in ACTION_MODES:
         raise IllegalAction(f"unknown movement mode '{mode}'", "DD-2.8")
     stands = g.state.living(element)
     if not stands:
@@ -132,8 +143,8 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
             slow = [t for t in terrains if g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
             why = f" (terrain: {', '.join(slow)})" if allowance < base_allowance(g, element, mode) else ""
             raise IllegalAction(
-                f"'{s.id}' would move {dist:.2f}\" but a {MODES[mode][0]} allows {allowance:.2f}\"{why}",
-                f"{MODES[mode][1]}; G-01",
+                f"'{s.id}' would move {dist:.2f}\" but a {mode_info(mode)[0]} allows {allowance:.2f}\"{why}",
+                f"{mode_info(mode)[1]}; G-01",
             )
         worst = min(worst, allowance)
 
@@ -187,34 +198,44 @@ def _xyf(value, facing: float, name: str) -> tuple[float, float, float]:
 
 
 def apply_move(g: Game, plan: Plan) -> None:
-    """Move the stands, then apply the consequences: passage of lines, Winded (DD-3.6, DD-3.21)."""
+    """Move the stands, then apply the consequences: passage of lines, Winded (DD-3.6, DD-3.21).
+
+    Reactions (DD-2.17–2.30) may freeze the move part-way: ``reactions.interrupt`` moves the stands to
+    the freeze point, resolves the reaction fire, and says whether the move goes on."""
     from game.rules.morale import test_or_pin
+    from game.rules.reactions import after_move, interrupt
 
     el = plan.element
-    moved = []
-    for sid, (x, y, f) in plan.moves.items():
-        s = g.state.stands[sid]
-        moved.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
-        s.x, s.y, s.facing = x, y, f
-    name, clause = MODES[plan.mode]
+    name, clause = mode_info(plan.mode)
     el.move_actions += 1
     el.last_move = plan.mode
     el.conceal = False
     el.winded_slow = False
     if plan.mode == "sprint":
         el.sprinted_this_turn = True
-    g.emit({"type": "move", "element": el.id, "mode": plan.mode, "stands": moved, "clause": clause,
-            "text": f"{el.name}: {name}"}, visible=g.visibility_of_element(el))
+    plan.halted = interrupt(g, plan)
+    if plan.halted is None:
+        moved = []
+        for sid, (x, y, f) in plan.moves.items():
+            s = g.state.stands[sid]
+            if not s.alive:
+                continue
+            moved.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
+            s.x, s.y, s.facing = x, y, f
+        g.emit({"type": "move", "element": el.id, "mode": plan.mode, "stands": moved, "clause": clause,
+                "text": f"{el.name}: {name}"}, visible=g.visibility_of_element(el))
     if plan.winds:
         el.winded = True
         el.winded_slow = True
         g.emit({"type": "status", "element": el.id, "status": "winded", "on": True, "clause": "DD-3.6",
                 "text": f"{el.name} is Winded ({plan.winds}): half move next activation, -1 Morale until Take Five"},
                visible=g.visibility_of_element(el))
-    for other_id in plan.through_pinned:
-        other = g.state.elements[other_id]
-        g.emit({"type": "note", "element": el.id, "clause": "DD-3.21",
-                "text": f"{el.name} moves through Pinned {other.name}: both test Morale"},
-               visible=g.visibility_of_element(el))
-        test_or_pin(g, el, "passage through a Pinned friend", "DD-3.21")
-        test_or_pin(g, other, "passage through a Pinned friend", "DD-3.21")
+    if plan.halted is None:
+        for other_id in plan.through_pinned:
+            other = g.state.elements[other_id]
+            g.emit({"type": "note", "element": el.id, "clause": "DD-3.21",
+                    "text": f"{el.name} moves through Pinned {other.name}: both test Morale"},
+                   visible=g.visibility_of_element(el))
+            test_or_pin(g, el, "passage through a Pinned friend", "DD-3.21")
+            test_or_pin(g, other, "passage through a Pinned friend", "DD-3.21")
+    after_move(g, plan)

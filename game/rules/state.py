@@ -61,6 +61,12 @@ class Element:
     conceal: bool = False
     """Hold/Conceal (G-32)."""
     last_move: str | None = None
+    overwatch: dict | None = None
+    """Overwatch marker (DD-2.13, G-32): {"kind": "arc"|"corridor", geometry, "turn", "activations"}."""
+    low_ammo: bool = False
+    """Low Ammo (DD-4.26, G-32): half Aimed Fire pool; no Area Suppression or Grazing Fire."""
+    bank: dict | None = None
+    """Where its stands stood before the move that took it into water (DD-3.19): {stand: [x, y, f]}."""
 
 
 @dataclass
@@ -112,6 +118,10 @@ class GameState:
     """Pending off-board fire-support and Dustoff clocks (DD-2.2, DD-8.7)."""
     over: bool = False
     result: dict | None = None
+    smoke: list[dict] = field(default_factory=list)
+    """LOS-blocking clouds on the table (DD-5.34 dust): {"id", "x", "y", "radius", "turn", "impulse"}."""
+    structures: dict = field(default_factory=dict)
+    """Damage to terrain features by id (DD-5.31–5.32, DD-5.35): {"hp", "state": "rubble"|"breached"}."""
 
     # -- convenience -----------------------------------------------------------------------------
     def other(self, side: str) -> str:
