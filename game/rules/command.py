@@ -74,7 +74,22 @@ def command_radius(g: Game, line: LineString) -> tuple[float, str]:
 
 
 def command_status(g: Game, element: Element) -> dict:
-    """Is the element In Command, and why (DD-1.11, DD-1.13, DD-2.6)? Allied only."""
+    """Is the element In Command, and why (DD-1.11, DD-1.13, DD-2.6)? Allied only.
+
+    The answer depends only on where the side's stands are, so it is cached on the game under a
+    key of those positions (and the time of day).
+    """
+    key = (element.id, g.state.time_of_day,
+           tuple((s.x, s.y, s.facing, s.alive) for s in g.state.stands.values() if s.side == element.side))
+    cache = g.__dict__.setdefault("_command_cache", {})
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = _command_status(g, element)
+    return dict(cache[key])
+
+
+def _command_status(g: Game, element: Element) -> dict:
     if element.side != "allied":
         return {"in_command": None, "reason": "Insurgent elements do not use command rules", "clause": "G-16"}
     pc = commander(g, element.side)

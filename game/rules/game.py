@@ -28,7 +28,6 @@ from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_
 from game.rules.scenario import Scenario
 from game.rules.state import Element, GameState, Stand, base_of, initial_state
 from game.world.tablemap import TableMap
-from shapely.geometry import Point
 
 RULESET = "dinky_dau"
 CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
@@ -234,7 +233,7 @@ class Game:
                 if mode == "sprint" and el.pinned:
                     continue
                 if mode == "trail_rush" and not all(
-                    self.table.on_trail(Point(st.x, st.y)) for st in self.state.living(el)
+                    self.table.point_on_trail(st.x, st.y) for st in self.state.living(el)
                 ):
                     continue  # DD-3.2: only an element already on a trail can rush along it
                 reach = base_allowance(self, el, mode)
@@ -402,8 +401,23 @@ class Game:
         for el in s.elements.values():
             if el.side == s.to_act:
                 el.hold_position = False
-        if len(self.legal_actions(s.to_act)) <= 1:
+        if not self.can_activate(s.to_act):
             self._pass(s.to_act, automatic=True)
+
+    def can_activate(self, side: str) -> bool:
+        """Can the side activate any element now? (Cheaper than listing every action.)
+
+        Allied: any activatable element and at least 1 CP, since an Out of Command element may
+        always try the 1-CP emergency check (DD-1.15). Insurgent: an element not yet activated, or
+        an Ambush Token for a second activation (G-28 (4)).
+        """
+        elements = self.activatable(side)
+        if not elements:
+            return False
+        pool = self.state.sides[side]
+        if side == "allied":
+            return pool.cp >= min(self.book.command.cost_in_command, self.book.command.cost_emergency)
+        return any(e.activations == 0 for e in elements) or pool.ambush_tokens >= self.book.turn.second_activation_tokens
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, side: str) -> dict:

@@ -19,11 +19,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shapely.geometry import LineString, Point
-from shapely.ops import unary_union
+from shapely.geometry import LineString, Point, Polygon
 
 from game.rules.errors import IllegalAction
 from game.rules.state import Element, Stand, base_of
+from game.world.features import base_corners
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -71,6 +71,26 @@ class Plan:
     "activation_over" (DD-2.30: and the element's activation ends)."""
 
 
+def sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:
+    """The area a base sweeps moving in a straight line from one place to another: the convex hull
+    of both rectangles' corners (Andrew's monotone chain on eight points)."""
+    b = g.book.base_of(stand.type)
+    pts = sorted(set(base_corners(stand.x, stand.y, stand.facing, b.width, b.depth))
+                 | set(base_corners(dest.x, dest.y, dest.facing, b.width, b.depth)))
+
+    def half(points):
+        out: list = []
+        for p in points:
+            while len(out) >= 2 and ((out[-1][0] - out[-2][0]) * (p[1] - out[-2][1])
+                                     - (out[-1][1] - out[-2][1]) * (p[0] - out[-2][0])) <= 0:
+                out.pop()
+            out.append(p)
+        return out
+
+    lower, upper = half(pts), half(reversed(pts))
+    return Polygon(lower[:-1] + upper[:-1])
+
+
 def centre(stands: list[Stand]) -> tuple[float, float]:
     return (sum(s.x for s in stands) / len(stands), sum(s.y for s in stands) / len(stands))
 
@@ -78,8 +98,7 @@ def centre(stands: list[Stand]) -> tuple[float, float]:
 def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: str) -> tuple[float, list[str], bool]:
     """The allowance for one stand's move after terrain (G-01), the terrain ids crossed, and whether
     its centre stayed on a trail (DD-3.2)."""
-    start, end = base_of(g.book, stand), base_of(g.book, dest)
-    swept = unary_union([start, end]).convex_hull
+    swept = sweep(g, stand, dest)
     path = LineString([(stand.x, stand.y), (dest.x, dest.y)]) if (stand.x, stand.y) != (dest.x, dest.y) \
         else Point(stand.x, stand.y)
     on_trail = g.table.on_trail(path)
@@ -155,11 +174,16 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     through_pinned: list[str] = []
     for s in stands:
         d = dests[s.id]
-        swept = unary_union([base_of(g.book, s), base_of(g.book, d)]).convex_hull
+        swept = sweep(g, s, d)
+        sx0, sy0, sx1, sy1 = swept.bounds
         for o in g.state.stands.values():
             if not o.alive or o.element == element.id or g.state.elements[o.element].blind is not None:
                 continue
-            if swept.intersection(base_of(g.book, o)).area <= 1e-6:
+            other = base_of(g.book, o)
+            ox0, oy0, ox1, oy1 = other.bounds
+            if ox0 > sx1 or ox1 < sx0 or oy0 > sy1 or oy1 < sy0:
+                continue
+            if swept.intersection(other).area <= 1e-6:
                 continue
             if o.side != element.side:
                 raise IllegalAction(f"'{s.id}' cannot move through enemy stand '{o.id}'", "DD-3.20")

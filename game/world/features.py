@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
@@ -82,16 +83,21 @@ class Feature:
         return affinity.rotate(rect, self.rotation, origin=(x, y))
 
 
-def base_rectangle(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
-    """A stand's base as a rotated rectangle (DD-1.7).
+@lru_cache(maxsize=1 << 16)
+def base_corners(x: float, y: float, facing: float, width: float, depth: float) -> tuple[Vec2, ...]:
+    """The four corners of a stand's base (DD-1.7), counter-clockwise.
 
     ``width`` runs across the stand's front, ``depth`` front to back; ``facing`` is the direction the
     front faces in degrees (0 = east, counter-clockwise).
     """
-    # Local frame: front along +x (facing), width along y.
     hd, hw = depth / 2.0, width / 2.0
     c, s = math.cos(math.radians(facing)), math.sin(math.radians(facing))
-    corners = []
-    for lx, ly in ((-hd, -hw), (hd, -hw), (hd, hw), (-hd, hw)):
-        corners.append((x + lx * c - ly * s, y + lx * s + ly * c))
-    return Polygon(corners)
+    return tuple((x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in ((-hd, -hw), (hd, -hw), (hd, hw), (-hd, hw)))
+
+
+@lru_cache(maxsize=1 << 16)
+def base_rectangle(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
+    """A stand's base as a rotated rectangle (see :func:`base_corners`). Shapely geometries are
+    immutable, so the rectangles are cached: the rules ask for the same bases many times per action.
+    """
+    return Polygon(base_corners(x, y, facing, width, depth))

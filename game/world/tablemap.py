@@ -44,6 +44,8 @@ class TableMap:
             shapely.prepare(h.shape)
         self.tree = STRtree([h.shape for h in self.hits]) if self.hits else None
         self.open = book.terrain["open"]
+        self._trail_cache: dict[bytes, bool] = {}
+        self._point_trail: dict[tuple[float, float], bool] = {}
 
     # -- basic queries ---------------------------------------------------------------------------
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
@@ -96,10 +98,18 @@ class TableMap:
 
         A base moving along a 1" trail overhangs its verges, so the test is on the base's centre.
         """
-        trails = [h.shape for h in self._candidates(centre_path) if h.terrain.trail]
-        if not trails:
-            return False
-        return shapely.union_all(trails).buffer(0.02).covers(centre_path)
+        key = centre_path.wkb
+        if key not in self._trail_cache:
+            trails = [h.shape for h in self._candidates(centre_path) if h.terrain.trail]
+            self._trail_cache[key] = bool(trails) and shapely.union_all(trails).buffer(0.02).covers(centre_path)
+        return self._trail_cache[key]
+
+    def point_on_trail(self, x: float, y: float) -> bool:
+        """Is this point on a trail (DD-3.2)? Cached by position."""
+        key = (x, y)
+        if key not in self._point_trail:
+            self._point_trail[key] = self.on_trail(Point(x, y))
+        return self._point_trail[key]
 
     def within_table(self, geom: BaseGeometry) -> bool:
         return self.bounds.covers(geom)

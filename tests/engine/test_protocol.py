@@ -110,8 +110,8 @@ def test_malformed_lines_through_the_subprocess(proc):
         '{"jsonrpc": "1.0", "id": 2, "method": "engine.hello"}',
         '{"jsonrpc": "2.0", "id": 3, "method": "engine.explode"}',
         '{"jsonrpc": "2.0", "id": 4, "method": "game.view", "params": [1, 2]}',
-        '{"jsonrpc": "2.0", "id": 5, "method": "game.act", "params": {"game": "%s", "side": "allied", '
-        '"action": "north"}}' % gid,
+        json.dumps({"jsonrpc": "2.0", "id": 5, "method": "game.act",
+                    "params": {"game": gid, "side": "allied", "action": "north"}}),
     )]
     codes = [a["error"]["code"] for a in answers]
     assert codes == [-32700, -32600, -32600, -32600, -32601, -32602, 1]
