@@ -264,10 +264,12 @@ class TableLOS:
 
     # -- the core: many sightlines at once ---------------------------------------------------------
     def trace(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
-              distance: np.ndarray | None = None) -> Trace:
+              distance: np.ndarray | None = None, early: bool = False) -> Trace:
         """Cast N sightlines (eyes and targets Nx3, table frame) and apply the rules to each.
 
         ``distance`` overrides the plan length as the rule distance (stands: base edge to edge).
+        ``early`` stops measuring a sightline as soon as its answer is known to be no (the batched
+        path): its evidence (inches, limit) is then partial, its ``visible`` exact.
         """
         eyes = np.asarray(eyes, float).reshape(-1, 3)
         targets = np.asarray(targets, float).reshape(-1, 3)
@@ -295,9 +297,30 @@ class TableLOS:
             smoke |= _segment_near(eyes[:, :2], targets[:, :2], cx, cy, r)
 
         # 3. canopy: where each end is, then every boundary crossed
-        part_e = self._inside(eyes)
-        part_t = self._inside(targets)
-        ray, t, prim = geo.canopy.all_hits(eyes, dirs, length)
+        alive = np.ones(n, bool)
+        stop = None
+        if early:
+            bound = OPEN_LIMIT + ELEVATION_BONUS
+            wcap = conditions.weather_cap()[0]
+            bound = min(bound, wcap) if wcap is not None else bound
+            if TIME_CAPS[conditions.time_of_day] is not None and not conditions.illuminated:
+                bound = min(bound, TIME_CAPS[conditions.time_of_day])
+            alive = (solid_part < 0) & ~smoke & (dist <= bound + 1e-9)
+        part_e = np.full(n, -1)
+        part_t = np.full(n, -1)
+        part_e[alive] = self._inside(eyes[alive])
+        part_t[alive] = self._inside(targets[alive])
+        stopped = np.zeros(n, bool)
+        if early:
+            def stop(rays: np.ndarray, prims: np.ndarray) -> np.ndarray:
+                # entering a volume other than the ends' own, whose cutoff the sightline already exceeds
+                p = geo.canopy.owner[prims]
+                into = np.einsum("ij,ij->i", geo.canopy.normal[prims], dirs[rays]) < 0
+                done = into & (p != part_e[rays]) & (p != part_t[rays])
+                done &= self.class_cutoff[self.part_class[p]] < dist[rays] - 1e-9
+                stopped[rays[done]] = True
+                return done
+        ray, t, prim = geo.canopy.all_hits(eyes, dirs, np.where(alive, length, 0.0), stop)
         part = geo.canopy.owner[prim]
         entering = np.einsum("ij,ij->i", geo.canopy.normal[prim], dirs[ray]) < 0
         exit_e = np.full(n, np.inf)
@@ -311,31 +334,15 @@ class TableLOS:
         span_e = self._band_span(eyes, dirs, part_e, exit_e)
         span_t = self._band_span(targets, -dirs, part_t, exit_t)
 
-        # inches inside each class: integrate the class's inside-count between events
-        start = part_e >= 0
-        ev_ray = np.concatenate([ray, np.nonzero(start)[0]])
-        ev_t = np.concatenate([t, np.zeros(int(start.sum()))])
-        ev_cls = np.concatenate([self.part_class[part], self.part_class[part_e[start]]])
-        ev_sign = np.concatenate([np.where(entering, 1, -1), np.ones(int(start.sum()), int)])
+        # inches inside each class: the union of the intervals inside its volumes, bands clipped off
+        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, length)
+        at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
+        iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
+        at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= length[iv_ray])
+        iv_t1 = np.where(at_target, np.minimum(iv_t1, length[iv_ray] - span_t[iv_ray]), iv_t1)
         inches = np.zeros((n, C + 1))
-        if len(ev_ray):
-            key = ev_ray * (C + 1) + ev_cls
-            order = np.lexsort((-ev_sign, ev_t, key))
-            key, ev_t, ev_sign, ev_ray, ev_cls = key[order], ev_t[order], ev_sign[order], ev_ray[order], ev_cls[order]
-            csum = np.cumsum(ev_sign)
-            first = np.ones(len(key), bool)
-            first[1:] = key[1:] != key[:-1]
-            base = np.maximum.accumulate(np.where(first, np.arange(len(key)), 0))
-            count = csum - np.concatenate([[0], csum])[base]
-            nxt = np.append(ev_t[1:], 0.0)
-            last = np.append(key[1:] != key[:-1], True)
-            nxt = np.where(last, length[ev_ray], nxt)
-            seglen = np.where(count > 0, np.maximum(nxt - ev_t, 0.0), 0.0)
-            np.add.at(inches, (ev_ray, ev_cls), seglen)
-        for span, p in ((span_e, part_e), (span_t, part_t)):
-            has = p >= 0
-            inches[np.nonzero(has)[0], self.part_class[p[has]]] -= span[has]
-        inches = quantise(np.maximum(inches, 0.0) * hfac[:, None])[:, :C]
+        _union_add(inches, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
+        inches = quantise(inches * hfac[:, None])[:, :C]
 
         # 4. dense canopy entered from above, outside the bands (DD-4.41)
         top_entry = entering & self.class_dense[self.part_class[part]] & (geo.canopy.normal[prim, 2] > 0.3)
@@ -379,14 +386,14 @@ class TableLOS:
             cutoff = np.where(lower, self.class_cutoff[c], cutoff)
             limit = np.where(lower, c, limit)
         blocked = (solid_part >= 0) | smoke | (above_part >= 0)
-        visible = ~blocked & (dist <= cutoff + 1e-9)
+        visible = ~blocked & ~stopped & alive & (dist <= cutoff + 1e-9)
         band = np.column_stack([(part_e >= 0) & (span_e > 0), (part_t >= 0) & (span_t > 0)])
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
                      eyes, dirs, length, elevated, band)
 
     def batch(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> np.ndarray:
         """Can each eye see its target? Eyes and targets are Nx3 points, table frame (the AI's fast path)."""
-        return self.trace(eyes, targets, conditions).visible
+        return self.trace(eyes, targets, conditions, early=True).visible
 
     # -- single questions --------------------------------------------------------------------------
     def _point(self, p: tuple[float, ...]) -> np.ndarray:
@@ -500,3 +507,56 @@ def _segment_near(a: np.ndarray, b: np.ndarray, cx: float, cy: float, r: float) 
     u = np.clip(np.einsum("ij,ij->i", ac, ab) / denom, 0.0, 1.0)
     closest = a + ab * u[:, None]
     return np.hypot(closest[:, 0] - cx, closest[:, 1] - cy) <= r
+
+
+def _intervals(ray: np.ndarray, part: np.ndarray, t: np.ndarray, entering: np.ndarray, part_e: np.ndarray,
+               part_t: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Intervals [t0, t1] of each ray inside each volume, from its boundary crossings.
+
+    A volume whose first crossing is an exit held the eye; one whose last is an entry holds the target;
+    the volume the eye (or target) is in with no crossing at all holds the whole sightline.
+    """
+    order = np.lexsort((t, part, ray))
+    r, p, tt, ent = ray[order], part[order], t[order], entering[order]
+    same_prev = np.zeros(len(r), bool)
+    same_prev[1:] = (r[1:] == r[:-1]) & (p[1:] == p[:-1])
+    same_next = np.append(same_prev[1:], False)
+    prev_t = np.concatenate([[0.0], tt[:-1]])
+    prev_ent = np.concatenate([[False], ent[:-1]])
+    next_t = np.append(tt[1:], 0.0)
+    next_ent = np.append(ent[1:], False)
+    ex = ~ent
+    ex_t0 = np.where(same_prev, np.where(prev_ent, prev_t, tt), 0.0)
+    open_entry = ent & ~(same_next & ~next_ent)
+    en_t1 = np.where(same_next, next_t, length[r])
+    rays = [r[ex], r[open_entry]]
+    parts = [p[ex], p[open_entry]]
+    t0s = [ex_t0[ex], tt[open_entry]]
+    t1s = [tt[ex], en_t1[open_entry]]
+    crossed = set(zip(r.tolist(), p.tolist(), strict=True)) if len(r) else set()
+    for held in (part_e, part_t):
+        whole = [i for i in np.nonzero(held >= 0)[0] if (int(i), int(held[i])) not in crossed]
+        if held is part_t:
+            whole = [i for i in whole if part_e[i] != part_t[i]]
+        w = np.asarray(whole, dtype=int)
+        rays.append(w)
+        parts.append(held[w])
+        t0s.append(np.zeros(len(w)))
+        t1s.append(length[w])
+    return np.concatenate(rays), np.concatenate(parts), np.concatenate(t0s), np.concatenate(t1s)
+
+
+def _union_add(out: np.ndarray, ray: np.ndarray, cls: np.ndarray, t0: np.ndarray, t1: np.ndarray) -> None:
+    """Add to out[ray, cls] the length of the union of the intervals of each (ray, class)."""
+    keep = t1 > t0
+    ray, cls, t0, t1 = ray[keep], cls[keep], t0[keep], t1[keep]
+    if not len(ray):
+        return
+    order = np.lexsort((t0, cls, ray))
+    ray, cls, t0, t1 = ray[order], cls[order], t0[order], t1[order]
+    group = np.cumsum(np.concatenate([[True], (ray[1:] != ray[:-1]) | (cls[1:] != cls[:-1])]))
+    shift = group * 1e6  # keeps the running maximum inside its group
+    reach = np.maximum.accumulate(t1 + shift) - shift
+    before = np.concatenate([[-np.inf], reach[:-1]])
+    before[np.concatenate([[True], group[1:] != group[:-1]])] = -np.inf
+    np.add.at(out, (ray, cls), np.maximum(t1 - np.maximum(t0, before), 0.0))

@@ -18,6 +18,7 @@ What this module leaves out: the rules. ``game.world.los`` turns hits into line 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,13 +88,17 @@ class RayScene:
         t = np.where(prim >= 0, res["tfar"].astype(np.float64), np.inf)
         return t, prim
 
-    def all_hits(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray
+    def all_hits(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray,
+                 stop: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every hit along each ray up to ``tmax``: (ray index, t, face index), unsorted."""
+        """Every hit along each ray up to ``tmax``: (ray index, t, face index), unsorted.
+
+        ``stop(rays, faces)`` may end rays early: those it marks are not cast again.
+        """
         rays, ts, prims = [], [], []
         if self.empty:
             return np.zeros(0, int), np.zeros(0), np.zeros(0, int)
-        live = np.arange(len(origins))
+        live = np.nonzero(tmax > 0)[0]
         start = np.zeros(len(origins))
         for _ in range(MAX_HITS):
             if not len(live):
@@ -106,6 +111,8 @@ class RayScene:
             ts.append(start[live] + t)
             prims.append(prim)
             start[live] += t + STEP
+            if stop is not None:
+                live = live[~stop(live, prim)]
         return np.concatenate(rays), np.concatenate(ts), np.concatenate(prims)
 
 
