@@ -236,6 +236,8 @@ class TableLOS:
 
     def _inside(self, pts: np.ndarray) -> np.ndarray:
         """The canopy part containing each point (-1: none): the first face straight up is an exit."""
+        if len(self.geo.canopy.owner) == 0:  # a table with no canopy at all
+            return np.full(len(pts), -1)
         up = np.tile([0.0, 0.0, 1.0], (len(pts), 1))
         _, prim = self.geo.canopy.first(pts, up)
         ok = prim >= 0
