@@ -69,7 +69,7 @@ def step_branches(model: fire.Model, dmg: tuple[int, ...]) -> dict[tuple[int, ..
             stack.append(script + (False,))
             continue
         p = 1.0
-        for n, ok in zip(needs, script):
+        for n, ok in zip(needs, script, strict=True):
             p *= fire.p_success(n) if ok else 1 - fire.p_success(n)
         out[new] = out.get(new, 0.0) + p
     return out
