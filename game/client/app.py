@@ -255,8 +255,12 @@ class DinkyDauApp:
             return
         self.camera.toggle_top_down() if what == "top" else self.camera.reset()
 
+    def _has_mouse(self) -> bool:
+        mw = getattr(self.base, "mouseWatcherNode", None)
+        return mw is not None and mw.has_mouse()
+
     def _drag_start(self, kind: str) -> None:
-        if self.base.mouseWatcherNode.has_mouse():
+        if self._has_mouse():
             m = self.base.mouseWatcherNode.get_mouse()
             self.drag = (kind, m.x, m.y)
 
@@ -264,7 +268,7 @@ class DinkyDauApp:
         self.drag = None
 
     def _mouse_drag(self) -> None:
-        if self.drag is None or not self.base.mouseWatcherNode.has_mouse():
+        if self.drag is None or not self._has_mouse():
             return
         kind, x0, y0 = self.drag
         m = self.base.mouseWatcherNode.get_mouse()
@@ -306,7 +310,7 @@ class DinkyDauApp:
             self.scene.pieces.set_labels_visible(not self.scene.pieces.labels_visible)
 
     def mouse_ray(self) -> tuple[p3d.LPoint3, p3d.LVector3] | None:
-        if not self.base.mouseWatcherNode.has_mouse():
+        if not self._has_mouse():
             return None
         return self.ray_at(self.base.mouseWatcherNode.get_mouse())
 
@@ -683,7 +687,7 @@ class DinkyDauApp:
     def _before_act(self) -> None:
         p = self.pending
         action = dict(p["action"])
-        action["params"] = dict(p["values"])
+        action.update(p["values"])  # each parameter's value under its own name, beside the spec
         p["final"] = action
         targeted = any(w in str(action.get("type", "")) for w in TARGET_WORDS) or any(
             (spec.get("kind") in ("stand", "element")) for spec in (p["action"].get("params") or {}).values())
@@ -751,7 +755,11 @@ class DinkyDauApp:
     def _on_act_error(self, fault) -> None:
         self._on_error(fault)
         if getattr(fault, "code", None) is not None and self.game:
-            self.link.request("game.actions", {"game": self.game, "side": self.viewing}, self._on_actions,
+            def refreshed(result):  # new actions, and the refusal stays on screen
+                self._on_actions(result)
+                self.hud.set_prompt(f"Not allowed: {fault.reason}")
+
+            self.link.request("game.actions", {"game": self.game, "side": self.viewing}, refreshed,
                               self._on_error)
 
     def quick_pass(self) -> None:

@@ -29,7 +29,7 @@ class ClientSettings:
     """Render into an offscreen EGL buffer, no window (tests, screenshots, benchmarks)."""
     shadows: bool = True
     """Sun shadow map (about 25 fps at 720p on llvmpipe; turn off on slow machines)."""
-    shadow_size: int = 2048
+    shadow_size: int = 1024
     ui_scale: float = 1.0
     """Multiplies the HUD's size; the HUD already scales with the window's height."""
     vsync: bool = True

@@ -191,7 +191,10 @@ class Table:
         for poly in _polys(shape):
             body = tc.extrude_polygon(poly.simplify(0.05), max(top - bottom, 0.2))
             body.apply_translation((0, 0, bottom))
-            self.canopy.attach_new_node(geom.trimesh_node(f"{f.get('id')}-canopy", body, (*rgb, 1.0)))
+            # canopy high above the ground (rubber, tall jungle) is drawn thinner: the stands under it
+            # must stay readable from above
+            alpha = 0.5 if bottom >= 1.0 else 1.0
+            self.canopy.attach_new_node(geom.trimesh_node(f"{f.get('id')}-canopy", body, (*rgb, alpha)))
             # trunks, so the wood reads as trees from the side
             minx, miny, maxx, maxy = poly.bounds
             pp = prep(poly)

@@ -71,7 +71,7 @@ class MoveGhost:
         tx, ty = self.centre.x + dx, self.centre.y + dy
         self.target = (tx, ty)
         self._pose()
-        self.label.set_text(f'{dist:.1f}"' + (f' of {self.max_range:g}"' if self.max_range else ""))
+        self.label.node().set_text(f'{dist:.1f}"' + (f' of {self.max_range:g}"' if self.max_range else ""))
         self.label.set_pos(tx, ty, self.height_at(tx, ty) + 1.6)
         if self.line is not None:
             self.line.remove_node()
@@ -147,7 +147,7 @@ class Tape:
         if ticks:
             tick_np = geom.lines("ticks", ticks, TAPE, 2)
             tick_np.reparent_to(self.line)
-        self.label.set_text(f'{dist:.1f}"  ({dist * 10:.0f} m)')
+        self.label.node().set_text(f'{dist:.1f}"  ({dist * 10:.0f} m)')
         self.label.set_pos((sx + x) / 2, (sy + y) / 2, self.height_at((sx + x) / 2, (sy + y) / 2) + 1.2)
         return dist
 

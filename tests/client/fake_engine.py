@@ -152,7 +152,7 @@ class FakeEngine:
     def m_game_act(self, game, side, action):
         if action.get("type") == "move":
             eid = action["element"]
-            to = action["params"]["to"]
+            to = action["to"]
             stands = [s for s in self.state["stands"] if s["element"] == eid]
             cx = sum(s["x"] for s in stands) / len(stands)
             cy = sum(s["y"] for s in stands) / len(stands)
@@ -160,7 +160,7 @@ class FakeEngine:
             if dist > 6.01:
                 raise FakeEngineError(1, "too far", {"reason": f"{dist:.1f}\" is beyond 6\"", "clause": "DD-3.2"})
             moved = []
-            facing = action["params"].get("facing")
+            facing = action.get("facing")
             for s in stands:
                 frm = [s["x"], s["y"], s["facing"]]
                 s["x"] += to[0] - cx
