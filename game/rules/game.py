@@ -34,6 +34,7 @@ CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
 
 
 _LOS_CACHE: dict[str, Any] = {}
+_LOS_RESULTS: dict[str, dict[tuple, Any]] = {}
 
 
 def scenario_key(scenario: Scenario) -> str:
@@ -144,7 +145,16 @@ class Game:
         ``self.los_override`` to a callable (a, b) -> result on hand-built tables."""
         if self.los_override is not None:
             return self.los_override(a, b)
-        return self.los_table().check(self.observer(a), self.observer(b), self.conditions())
+        key = (self.observer(a), self.observer(b), self.conditions())
+        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+        res = results.get(key)
+        if res is None:
+            # Sightlines depend only on the table, the two ends and the conditions, and results are
+            # immutable: one answer serves every game on this table in the process.
+            if len(results) > 200_000:
+                results.clear()
+            res = results[key] = self.los_table().check(*key)
+        return res
 
     def los_table(self):
         from game.world.los import TableLOS
