@@ -19,7 +19,6 @@ import sys
 import threading
 from typing import Any
 
-from game.engine.session import Engine, RpcError
 
 
 class EngineError(Exception):
@@ -50,10 +49,16 @@ class EngineDied(EngineError):
 class InProcessEngine:
     """The protocol's methods on an Engine in this process, with the subprocess client's interface."""
 
-    def __init__(self, engine: Engine | None = None):
+    def __init__(self, engine: Any = None):
+        # Imported here: a process that only drives the engine subprocess (the 3D client) must
+        # never load the rules (DESIGN §2).
+        from game.engine.session import Engine
+
         self.engine = engine or Engine()
 
     def call(self, method: str, **params: Any) -> Any:
+        from game.engine.session import RpcError
+
         # Round-trip through JSON so in-process callers see exactly what the wire would carry.
         try:
             result = self.engine.call(method, json.loads(json.dumps(params)))

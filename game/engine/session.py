@@ -10,6 +10,7 @@ and an unexpected fault inside a resolution puts the game back as it was before 
 from __future__ import annotations
 
 import copy
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,7 @@ class Session:
     referee: bool
     log: list[dict] = field(default_factory=list)
     snapshots: list[dict] = field(default_factory=list)
+    glb: str | None = None
 
 
 def _param(params: dict, name: str, kind: type | tuple, required: bool = True, default: Any = None) -> Any:
@@ -120,7 +122,22 @@ class Engine:
         v = s.game.view(side)
         v["game"] = s.id
         v["players"] = dict(s.players)
+        glb = self._glb(s)
+        if glb:
+            v["scenario"]["glb"] = glb
         return v
+
+    def _glb(self, s: Session) -> str | None:
+        """The baked table (.glb) for the 3D client: baked on first use, cached by content hash."""
+        if s.glb is None:
+            try:
+                from game.world.bake import baked_path
+
+                s.glb = str(baked_path(s.game.scenario, s.game.book))
+            except Exception as exc:  # the table still plays without its 3D file
+                print(f"dinkydau engine: cannot bake the table: {type(exc).__name__}: {exc}", file=sys.stderr)
+                s.glb = ""
+        return s.glb or None
 
     def _guarded_act(self, s: Session, side: str, action: Any, by_ai: bool = False) -> list[dict]:
         """Act (or let the AI act); a refusal changes nothing; an unexpected fault restores the state."""
