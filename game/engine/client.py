@@ -20,7 +20,6 @@ import threading
 from typing import Any
 
 
-
 class EngineError(Exception):
     """The engine answered with a JSON-RPC error."""
 
