@@ -58,7 +58,10 @@ def melee_pool(g: Game, el: Element) -> list[fire.Group]:
     return [fire.Group([s.id for s in g.state.living(el)], n, [], fire.combat().fire.to_hit)] if n else []
 
 
-MELEE = fire.Context("assault", "DD-5.22; G-34", cover_to_hit=False, saves=False, point_blank=False, morale=False)
+def melee_context() -> fire.Context:
+    """Close assault (DD-5.22): 4+, no modifiers, no saves; the fall-back replaces the pin test."""
+    return fire.Context("assault", "DD-5.22; G-34", cover_to_hit=False, saves=False, point_blank=False,
+                        morale=False)
 
 
 def close_assault(g: Game, attacker: Element, defender: Element, surprise: bool = False) -> dict:
@@ -83,11 +86,12 @@ def close_assault(g: Game, attacker: Element, defender: Element, surprise: bool 
                 "text": f"{attacker.name}'s assault stalls under the defensive volley"})
         return res
     # (2) simultaneous: both pools are rolled before any result is applied.
-    a_att = fire.Attack(attacker.side, attacker.id, MELEE, melee_pool(g, attacker),
-                        fire.build_model(g, g.state.living(defender), g.state.living(attacker), MELEE), None,
+    melee = melee_context()
+    a_att = fire.Attack(attacker.side, attacker.id, melee, melee_pool(g, attacker),
+                        fire.build_model(g, g.state.living(defender), g.state.living(attacker), melee), None,
                         f"{attacker.name} assaults {defender.name}")
-    d_att = fire.Attack(defender.side, defender.id, MELEE, melee_pool(g, defender),
-                        fire.build_model(g, g.state.living(attacker), g.state.living(defender), MELEE), None,
+    d_att = fire.Attack(defender.side, defender.id, melee, melee_pool(g, defender),
+                        fire.build_model(g, g.state.living(attacker), g.state.living(defender), melee), None,
                         f"{defender.name} fights back")
     g.emit({"type": "assault", "element": attacker.id, "target_element": defender.id, "clause": "DD-5.22",
             "text": f"Close assault: {attacker.name} against {defender.name}"})
@@ -217,7 +221,10 @@ def _grenade_targets(g: Game, el: Element) -> list[Stand]:
             if _in_structure(g, t) and any(fire.gap(g, s, t) <= gr.reach for s in mine)]
 
 
-GRENADE = fire.Context("grenade", "DD-5.30", cover_to_hit=False, fixed_save=6, explosive=True, point_blank=False)
+def grenade_context(morale: bool = True) -> fire.Context:
+    """DD-5.30: landed inside, no cover modifier and no cover save; an explosive (DD-5.9)."""
+    return fire.Context("grenade", "DD-5.30", cover_to_hit=False, fixed_save=fire.combat().grenade.save,
+                        explosive=True, point_blank=False, morale=morale)
 
 
 def grenade_attack(g: Game, el: Element, target: Stand) -> fire.Attack:
@@ -226,8 +233,8 @@ def grenade_attack(g: Game, el: Element, target: Stand) -> fire.Attack:
     thrower = min(g.state.living(el), key=lambda s: (fire.gap(g, s, target), s.id))
     mods = [Modifier("firer Pinned", fire.combat().fire.pinned_firer, "DD-5.21")] if el.pinned else []
     group = fire.Group([thrower.id], gr.fp, mods, need_of(fire.combat().fire.to_hit, mods))
-    model = fire.build_model(g, g.state.living(tel), [thrower], GRENADE)
-    return fire.Attack(el.side, el.id, GRENADE, [group], model, target.id,
+    model = fire.build_model(g, g.state.living(tel), [thrower], grenade_context())
+    return fire.Attack(el.side, el.id, grenade_context(), [group], model, target.id,
                        f"{el.name}'s grenade bursts inside among {tel.name}",
                        zone={"elements": [tel.id]})
 
@@ -264,7 +271,7 @@ class FragGrenade(ActionKind):
         from game.rules.morale import test_or_pin
 
         assert plan.zone is not None
-        plan.ctx = fire.Context(**{**GRENADE.__dict__, "morale": False})
+        plan.ctx = grenade_context(morale=False)
         fire.resolve_attack(g, plan)
         for eid in plan.zone["elements"]:  # DD-5.30: the defender must test Morale
             tel = g.state.elements[eid]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
+from game.rules.reactions import overwatch_active
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -66,7 +67,8 @@ def render_view(g: Game, side: str) -> dict:
         if not living and not mine:
             continue
         e = {"id": el.id, "side": el.side, "name": el.name, "kind": el.kind,
-             "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded}
+             "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded,
+             "overwatch": overwatch_active(g, el), "low_ammo": el.low_ammo}
         if mine:
             cmd = command_status(g, el) if living and el.blind is None else {"in_command": None}
             e.update({"quality": el.quality, "blind": el.blind, "activations": el.activations,
@@ -92,10 +94,13 @@ def render_view(g: Game, side: str) -> dict:
         {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"]}
         for t in s.tokens
     ]
+    markers += [{"id": m["id"], "kind": "dust_cloud", "x": m["x"], "y": m["y"], "radius": m["radius"]}
+                for m in s.smoke if (m["turn"], m["impulse"]) == (s.turn, s.impulse)]
     clocks = [c for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
+    structures = dict(s.structures)
     return {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
         "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": s.result, "seq": s.seq,
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
-        "blinds": blinds, "markers": markers, "clocks": clocks,
+        "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
     }
