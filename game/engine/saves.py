@@ -38,7 +38,8 @@ class SaveError(ValueError):
 def make_save(game: Game, log: list[dict], snapshots: list[dict], players: dict, referee: bool) -> dict:
     return {
         "format": FORMAT, "version": VERSION, "ruleset": RULESET,
-        "scenario": game.scenario.raw, "seed": game.state.seed, "players": players, "referee": referee,
+        "scenario": game.scenario.raw, "seed": game.state.seed, "threat": game.state.threat,
+        "players": players, "referee": referee,
         "actions": log, "snapshots": snapshots, "hash": game.hash(), "state": game.snapshot(),
     }
 
@@ -58,7 +59,10 @@ def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]
         scenario = build_scenario(doc["scenario"], f"{where}: scenario")
     except ScenarioError as exc:
         raise SaveError(f"{where}: the saved scenario is invalid: {exc}") from exc
-    game = Game(scenario, doc["seed"])
+    threat = doc.get("threat", 2)
+    if threat not in (1, 2, 3):
+        raise SaveError(f"{where}: field 'threat' must be 1, 2 or 3, got {threat!r}")
+    game = Game(scenario, doc["seed"], threat=threat)
     expected = {}
     for i, snap in enumerate(doc["snapshots"]):
         if not isinstance(snap, dict) or not isinstance(snap.get("after"), int) or not isinstance(snap.get("hash"), str):

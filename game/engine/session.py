@@ -186,11 +186,14 @@ class Engine:
                                                f"players human/ai")
         players = {side: players.get(side, "human") for side in SIDES}
         referee = _param(params, "referee", bool, required=False, default=False)
+        threat = _param(params, "threat", int, required=False, default=2)
+        if threat not in (1, 2, 3):
+            raise RpcError(INVALID_PARAMS, f"param 'threat' must be 1, 2 or 3 (DD-10.5), got {threat}")
         try:
             scenario = resolve_scenario(ref)
         except ScenarioError as exc:
             raise RpcError(BAD_SCENARIO, "invalid scenario", {"problems": [str(p) for p in exc.problems]}) from exc
-        game = Game(scenario, seed)
+        game = Game(scenario, seed, threat=threat)
         gid = f"g{self._next}"
         self._next += 1
         s = Session(gid, game, players, referee)

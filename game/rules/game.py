@@ -85,7 +85,7 @@ class Game:
     """A game in progress."""
 
     def __init__(self, scenario: Scenario, seed: int, book: Rulebook | None = None,
-                 state: GameState | None = None, start: bool = True):
+                 state: GameState | None = None, start: bool = True, threat: int = 2):
         self.scenario = scenario
         self.book = book or rulebook()
         self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
@@ -95,7 +95,10 @@ class Game:
         self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
         if state is None:
+            if threat not in (1, 2, 3):
+                raise ValueError(f"threat level must be 1, 2 or 3 (DD-10.5), got {threat!r}")
             state = initial_state(scenario, seed, seed_streams(seed))
+            state.threat = threat
         self.state = state
         self.dice = Dice(self.state.rng)
         if start and self.state.turn == 0:

@@ -121,6 +121,8 @@ class GameState:
     smoke: list[dict] = field(default_factory=list)
     """LOS-blocking clouds on the table (DD-5.34 dust): {"id", "x", "y", "radius", "turn", "impulse"}."""
     structures: dict = field(default_factory=dict)
+    threat: int = 2
+    """The Jungle Ghost's Threat Level, 1-3 (DD-10.5), chosen when the game is created."""
     """Damage to terrain features by id (DD-5.31–5.32, DD-5.35): {"hp", "state": "rubble"|"breached"}."""
 
     # -- convenience -----------------------------------------------------------------------------
