@@ -158,10 +158,17 @@ def test_step_lets_the_ai_act(engine):
 
 
 def test_los_check_answers_with_evidence(engine):
+    # DD-4.1-4.6 over the protocol: the answer carries its evidence.
     gid = new_game(engine)["game"]
-    try:
-        res = engine.call("los.check", game=gid, side="allied", **{"from": "sq1_a", "to": "vc1_a"})
-    except EngineError as err:
-        assert err.code == 5   # not available in this engine
-        return
-    assert set(res) >= {"visible", "distance", "canopy_inches", "cutoff", "blocker", "clause"}
+    res = engine.call("los.check", game=gid, side="allied", **{"from": "sq1_a", "to": "vc1_a"})
+    assert set(res) >= {"visible", "fraction", "distance", "canopy_inches", "cutoff", "limit", "blocker", "clause"}
+    assert res["visible"] is True and 12 < res["distance"] < 18 and res["cutoff"] == 24
+    # Deep in the northern treeline (dense, G-02 3") nothing on the open ground can be seen.
+    deep = engine.call("los.check", game=gid, side="allied", **{"from": [24, 46], "to": [24, 30]})
+    assert deep["visible"] is False and deep["canopy_inches"].get("dense", 0) > 3
+    with pytest.raises(EngineError) as err:
+        engine.call("los.check", game=gid, side="allied", **{"from": "sq1_a", "to": [90, 90]})
+    assert err.value.code == -32602       # off the table: a clear error, never a wrong answer
+    with pytest.raises(EngineError) as err:
+        engine.call("los.check", game=gid, side="allied", **{"from": "sq1_a", "to": "nobody"})
+    assert err.value.code == -32602
