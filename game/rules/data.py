@@ -61,6 +61,8 @@ class TerrainType:
     building_height: float = 0.0
     fortification: bool = False
     elevation: bool = False
+    uphill_half: bool = False
+    """Steep slopes: half speed uphill (G-01 T14)."""
     canopy: str = "none"
     canopy_bottom: float = 0.0
     canopy_top: float = 0.0

@@ -35,6 +35,7 @@ CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
 
 _LOS_CACHE: dict[str, Any] = {}
 _LOS_RESULTS: dict[str, dict[tuple, Any]] = {}
+_ELEVATIONS: dict[str, dict[tuple[float, float], float]] = {}
 
 
 def scenario_key(scenario: Scenario) -> str:
@@ -159,6 +160,16 @@ class Game:
             res = results[key] = self.los_table().check(*key)
         return res
 
+    def elevation(self, x: float, y: float) -> float:
+        """Height of the ground at a point of the real table (hills, G-01 T14), cached per table."""
+        heights = _ELEVATIONS.setdefault(self.scenario_key, {})
+        key = (round(x, 3), round(y, 3))
+        if key not in heights:
+            if not any(self.book.terrain[f.type].elevation for f in self.scenario.features):
+                return 0.0  # a flat table needs no ray scene
+            heights[key] = float(self.los_table().elevation(*key))
+        return heights[key]
+
     def los_table(self):
         from game.world.los import TableLOS
 
@@ -269,7 +280,7 @@ class Game:
                          "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
         acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
                      "label": f"{el.name}: Hold / Conceal ({price})"})
-        for kind in ACTION_KINDS.values():
+        for _, kind in sorted(ACTION_KINDS.items()):  # a stable order, whatever the import order
             if kind.is_move and el.move_actions >= self.book.turn.max_move_actions:
                 continue
             acts.extend(kind.offers(self, el, common, price))

@@ -107,7 +107,25 @@ def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: 
         return base, ["trail"], True
     terrains = g.table.terrain_along(swept)
     allowance = min(t.allowance(base) for t in terrains)
-    return allowance, [t.id for t in terrains], False
+    ids = [t.id for t in terrains]
+    if any(t.uphill_half for t in terrains) and climbs(g, stand, dest):
+        allowance = min(allowance, base / 2.0)  # G-01 T14: a steep slope is half speed uphill
+        ids.append("uphill")
+    return allowance, ids, False
+
+
+CLIMB = 0.25
+"""Inches of rise from the start to the end of a move that count as going uphill (G-01 T14)."""
+
+
+def climbs(g: Game, stand: Stand, dest: Stand) -> bool:
+    """Does a move end higher up the slope than it started (G-01 T14)? Elevations come from the
+    baked table, the same ground the line of sight uses. An end off the table is left to the
+    placement check, which refuses it."""
+    w, h = g.scenario.width, g.scenario.height
+    if not (0 <= dest.x <= w and 0 <= dest.y <= h):
+        return False
+    return g.elevation(dest.x, dest.y) - g.elevation(stand.x, stand.y) >= CLIMB
 
 
 def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
@@ -156,10 +174,11 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
         if mode == "trail_rush" and not on_trail and dist > 0:
             raise IllegalAction(f"Trail Rush needs the whole move along a trail; '{s.id}' leaves it", "DD-3.2")
         if allowance <= 0 and dist > 0:
-            names = ", ".join(t for t in terrains if g.book.terrain[t].move == "impassable")
+            names = ", ".join(t for t in terrains if t in g.book.terrain and g.book.terrain[t].move == "impassable")
             raise IllegalAction(f"'{s.id}' cannot cross impassable terrain ({names})", "G-01")
         if dist > q(allowance) + 1e-9:
-            slow = [t for t in terrains if g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
+            slow = [t for t in terrains if t == "uphill"
+                    or g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
             why = f" (terrain: {', '.join(slow)})" if allowance < base_allowance(g, element, mode) else ""
             raise IllegalAction(
                 f"'{s.id}' would move {dist:.2f}\" but a {mode_info(mode)[0]} allows {allowance:.2f}\"{why}",
@@ -205,7 +224,7 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     if mode == "sprint":
         if element.sprinted_last_turn:
             winds = "sprinted two turns running"
-        elif any(g.book.terrain[t].sprint_winds for t in crossed):
+        elif any(g.book.terrain[t].sprint_winds for t in crossed if t in g.book.terrain):
             winds = "sprinted through paddy or mud"
     moves = {sid: (d.x, d.y, d.facing) for sid, d in dests.items()}
     return Plan(element, mode, moves, worst, sorted(through_pinned), winds)

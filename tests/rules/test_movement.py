@@ -184,3 +184,14 @@ def test_a_refused_move_changes_nothing():
     with pytest.raises(IllegalAction):
         g.act("allied", {"type": "move", "mode": "patrol", "element": "ft", "to": ["x", 1]})
     assert g.hash() == before
+
+
+def test_uphill_on_a_steep_slope_is_half_speed_g01_t14():
+    hill = {"id": "hill", "type": "hill", "polygon": [[18, 0], [34, 0], [34, 20], [18, 20]], "height": 3.0}
+    g = game(scenario(team(x=20) + enemy(), terrain=[hill]), dice=[6])
+    assert g.elevation(26, 10) > g.elevation(20, 10) + 0.25
+    with pytest.raises(IllegalAction) as err:
+        move(g, "ft", "patrol", (24, 10))         # 4" uphill: only 3" allowed
+    assert "uphill" in err.value.reason and "G-01" in err.value.clause
+    move(g, "ft", "patrol", (23, 10))
+    assert g.state.stands["ft1"].x == 23
