@@ -124,6 +124,9 @@ class GameState:
     threat: int = 2
     """The Jungle Ghost's Threat Level, 1-3 (DD-10.5), chosen when the game is created."""
     """Damage to terrain features by id (DD-5.31–5.32, DD-5.35): {"hp", "state": "rubble"|"breached"}."""
+    solo: dict | None = None
+    """The Jungle Ghost's own state when it plays the Insurgent (DD chapter 10; jungle_ghost.py):
+    shadow blinds and echoes, the Doom Clock, faded stands. None in a game without it."""
 
     # -- convenience -----------------------------------------------------------------------------
     def other(self, side: str) -> str:

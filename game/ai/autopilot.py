@@ -1,0 +1,258 @@
+"""The Allied autopilot: a platoon that plays itself, sensibly (ISSUE 7).
+
+Each impulse it scores one candidate action per element and takes the best, or passes:
+
+* **Fire** when the odds are good (the engine's exact preview: expected stands removed, hits and the
+  chance to pin), the MG grazing when that is better; a second activation only to shoot.
+* **Rally** a Pinned element near the enemy; **Take Five** when Winded and nothing presses.
+* **Tend the wounded**: the element with the medic moves a stand onto a wounded casualty token so the
+  medic stabilizes it in Phase 3 (DD-6.5); otherwise the nearest element puts a man beside it so it does
+  not bleed (DD-6.4). (Litter teams and Dustoff are not in the engine yet.)
+* **Capture** an abandoned Communist casualty token when no enemy stands within 2" of it (DD-3.14).
+* **Bounding overwatch**: while enemy stands or markers are within reach, the MG team (and one rifle
+  element at most) sets Overwatch toward them before the others move (DD-2.13).
+* **Advance in formation**: toward the nearest known enemy (to about 9", a good firing distance) or
+  marker (close enough to make it show itself), ending in the best cover it can reach, spaced from
+  friends, and never beyond the commander's radius (the view's ``in_command``); the HQ follows the
+  squads; an element out of command closes on the commander first.
+* **Spotting** (``spot`` actions, when the Green Fog's detection lands) is taken before moving on when
+  an enemy marker lies within 12". Fire support is not in the engine yet, so it calls none.
+
+It sees only its SideView and draws only from the ``ai`` stream.
+"""
+
+from __future__ import annotations
+
+import math
+
+from game.ai.facade import SideView
+from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
+
+FIRE_AT = 9.0
+CLEAR_AT = 4.5
+COMMAND_REACH = 6.5
+SPACING = 3.0
+PASS_BELOW = 0.25
+
+
+def decide(f: SideView) -> dict:
+    pic = Picture(f)
+    cands: list[tuple[float, str, dict]] = []
+    for eid in sorted(pic.mine):
+        if not pic.by_element.get(eid):
+            continue
+        for score, action in element_options(pic, eid):
+            cands.append((score, eid, action))
+    if not cands:
+        return {"type": "pass"}
+    cands.sort(key=lambda c: (-c[0], c[1]))
+    for score, _, action in cands:
+        if score < PASS_BELOW:
+            break
+        if action["type"] in ("move",) and f.check(action) is not None:
+            continue
+        return action
+    return {"type": "pass"}
+
+
+def hq_id(pic: Picture) -> str | None:
+    for eid in sorted(pic.mine):
+        roles = {pic.f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
+        if "commander" in roles:
+            return eid
+    return None
+
+
+def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
+    f = pic.f
+    el = pic.mine[eid]
+    me = pic.centre(eid)
+    out: list[tuple[float, dict]] = []
+    _, foe_d = pic.nearest_foe(me)
+    second = el.get("activations", 0) >= 1
+    # Fire with good odds (a second activation only for this).
+    best_fire = 0.0
+    for kind in ("fire", "grazing_fire"):
+        offer = pic.offer(eid, kind)
+        if offer is None:
+            continue
+        choices = offer["params"]["target"]["choices"]
+        choices = sorted(choices, key=lambda t: (dist(me, (pic.stands[t]["x"], pic.stands[t]["y"])), t))[:3]
+        for tid in choices:
+            action = strip(offer)
+            action["target"] = tid
+            res = f.preview(action)
+            if res is None:
+                continue
+            value = 3 * expected(res, "stands_lost") + expected(res, "hits") + 1.5 * p_pin(res)
+            best_fire = max(best_fire, value)
+            if value >= 0.5:
+                out.append((1.0 + value - 0.2 * action.get("cost", 1), action))
+    if second:
+        return out
+    if el.get("pinned"):
+        rally = pic.offer(eid, "rally")
+        if rally is not None:
+            out.append((1.6 if foe_d < 15 else 0.6, strip(rally)))
+    if el.get("winded"):
+        t5 = pic.offer(eid, "take_five")
+        if t5 is not None:
+            out.append((0.35 if foe_d > 12 else 0.2, strip(t5)))
+    spot = pic.offer(eid, "spot")
+    if spot is not None and pic.markers:
+        near = min(dist(me, (b["x"], b["y"])) for b in pic.markers)
+        if near <= 12 and not el.get("moved"):
+            action = strip(spot)
+            tgt = spot.get("params", {}).get("target", {}).get("choices")
+            if tgt:
+                action["target"] = sorted(tgt)[0]
+            out.append((1.1, action))
+    move = pic.offer(eid, "move", mode="patrol")
+    if move is not None and not el.get("pinned"):
+        act = tend(pic, eid, move)
+        if act is not None:
+            out.append(act)
+        act = capture(pic, eid, move)
+        if act is not None:
+            out.append(act)
+    ow = pic.offer(eid, "set_overwatch")
+    if ow is not None and not el.get("overwatch") and not el.get("moved") and best_fire < 0.5:
+        act = overwatch(pic, eid, ow)
+        if act is not None:
+            out.append(act)
+    if move is not None and not el.get("pinned"):
+        act = advance(pic, eid, move)
+        if act is not None:
+            out.append(act)
+    return out
+
+
+def _stand_onto(pic: Picture, eid: str, move: dict, point) -> dict | None:
+    """Move the element so its nearest stand sits on ``point`` (base contact with a token)."""
+    me = pic.centre(eid)
+    st = min(pic.own_stands(eid), key=lambda s: (dist((s["x"], s["y"]), point), s["id"]))
+    dx, dy = point[0] - st["x"], point[1] - st["y"]
+    if math.hypot(dx, dy) > move["params"]["to"]["max"] - 0.1:
+        return None
+    action = move_action(move, (me[0] + dx, me[1] + dy))
+    return action if pic.f.check(action) is None else None
+
+
+def tend(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
+    wounded = [m for m in pic.f.view["markers"] if m["kind"] == "casualty_token" and m.get("side") == pic.side
+               and m.get("state") == "wounded"]
+    if not wounded:
+        return None
+    roles = {pic.f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
+    for tok in sorted(wounded, key=lambda t: (dist(pic.centre(eid), (t["x"], t["y"])), t["id"])):
+        tended = any(dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= 1.2 for s in pic.stands.values()
+                     if s["side"] == pic.side)
+        if tended and "medic" not in roles:
+            continue
+        act = _stand_onto(pic, eid, move, (tok["x"], tok["y"]))
+        if act is not None:
+            return (1.5 if "medic" in roles else 0.9, act)
+    return None
+
+
+def capture(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
+    tokens = [m for m in pic.f.view["markers"] if m["kind"] == "casualty_token" and m.get("side") != pic.side
+              and m.get("state") == "communist"]
+    for tok in sorted(tokens, key=lambda t: (dist(pic.centre(eid), (t["x"], t["y"])), t["id"])):
+        if any(dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= 3.0 for s in pic.foes):
+            continue
+        act = _stand_onto(pic, eid, move, (tok["x"], tok["y"]))
+        if act is not None:
+            return (1.3, act)
+    return None
+
+
+def overwatch(pic: Picture, eid: str, offer: dict) -> tuple[float, dict] | None:
+    me = pic.centre(eid)
+    goal, d = pic.nearest_foe(me, include_markers=True)
+    if goal is None or d > 22:
+        return None
+    roles = {pic.f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
+    watching = sum(1 for e in pic.mine.values() if e.get("overwatch"))
+    if "mg" in roles:
+        score = 0.95
+    elif "commander" in roles or watching >= 1:
+        return None
+    else:
+        score = 0.45
+    action = strip(offer)
+    action["facing"] = round(bearing(me, goal), 1)
+    return (score, action)
+
+
+def objective(pic: Picture, me) -> tuple[tuple[float, float], float]:
+    """Where this element is heading, and the distance it wants to keep from it."""
+    foe, d = pic.nearest_foe(me)
+    marks = [(b["x"], b["y"]) for b in pic.markers]
+    mark = min(marks, key=lambda p: (dist(me, p), p)) if marks else None
+    if foe is not None and (mark is None or d <= dist(me, mark) + 6):
+        return foe, FIRE_AT
+    if mark is not None:
+        return mark, CLEAR_AT
+    own = [(s["x"], s["y"]) for s in pic.stands.values() if s["side"] == pic.side]
+    cx = sum(p[0] for p in own) / len(own)
+    cy = sum(p[1] for p in own) / len(own)
+    return (pic.w - cx, pic.h - cy) if dist((cx, cy), (pic.w / 2, pic.h / 2)) > 6 else (pic.w / 2, pic.h * 0.8), 0.0
+
+
+def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
+    f = pic.f
+    el = pic.mine[eid]
+    me = pic.centre(eid)
+    hq = hq_id(pic)
+    reach = move["params"]["to"]["max"]
+    pc = pic.centre(hq) if hq is not None else None
+    if hq == eid:
+        others = [pic.centre(e) for e in pic.mine if e != eid]
+        if not others:
+            goal, keep = objective(pic, me)
+        else:
+            # The HQ follows: to the middle of its squads, a little behind them.
+            gx = sum(p[0] for p in others) / len(others)
+            gy = sum(p[1] for p in others) / len(others)
+            tgt, _ = objective(pic, (gx, gy))
+            back = math.atan2(gy - tgt[1], gx - tgt[0])
+            goal, keep = (gx + 2.5 * math.cos(back), gy + 2.5 * math.sin(back)), 0.0
+    else:
+        goal, keep = objective(pic, me)
+    want = goal
+    d = dist(me, goal)
+    if keep and d > keep:
+        want = (goal[0] + (me[0] - goal[0]) * keep / d, goal[1] + (me[1] - goal[1]) * keep / d)
+    elif keep and d <= keep:
+        return None
+    if dist(me, want) < 1.0:
+        return None
+    out_of_command = el.get("in_command") is False
+    friends = [pic.centre(e) for e in pic.mine if e != eid]
+    foes = pic.foe_points()
+    cands = ring_points(me, reach, pic.w, pic.h)
+    scored = []
+    for p in cands:
+        s = -0.45 * dist(p, want) + 0.6 * pic.cover_at(*p)
+        if pc is not None and hq != eid and dist(p, pc) > COMMAND_REACH + (2.0 if out_of_command else 0.0):
+            s -= 3.0 + dist(p, pc)
+        s -= sum(1.0 for q in friends if dist(p, q) < SPACING)
+        if foes:
+            nearest = min(dist(p, q) for q in foes)
+            if nearest < 4.0:
+                s -= 2.0
+        t = f.terrain(*p)
+        if t["water"]:
+            s -= 1.0
+        scored.append((s, p))
+    scored.sort(key=lambda x: (-x[0], x[1]))
+    here = -0.45 * dist(me, want) + 0.6 * pic.cover_at(*me)
+    for s, p in scored[:8]:
+        if s <= here + 0.2:
+            break
+        action = move_action(move, p, bearing(p, goal))
+        if f.check(action) is None:
+            base = 0.8 if hq != eid else 0.5
+            return (base + min(0.3, (s - here) / 10), action)
+    return None

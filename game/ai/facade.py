@@ -1,0 +1,131 @@
+"""What an AI side may look at: its view, its legal actions, and the questions a human may ask.
+
+``SideView`` is the only thing the AI's decision code (``ghost.py``, ``autopilot.py``) receives. It is
+built from ``game.view(side)`` and ``game.legal_actions(side)`` (DESIGN §6), plus:
+
+* ``preview(action)``: the exact odds of one of the side's own candidate fire or assault actions
+  (``odds.preview``, what a player gets from ``game.preview``);
+* ``check(action)``: whether a proposed action would be accepted, and why not (the same check
+  ``game.act`` runs first, which changes nothing; a client's move ghost asks the same);
+* ``terrain(x, y)`` and ``stand_type(type)``: the table's printed terrain and the published stand
+  cards, both public scenario and rulebook data;
+* ``below(n)`` / ``uniform()``: draws from the game's ``ai`` dice stream only, so the AI's thinking
+  never shifts a combat die (DESIGN §5).
+
+It holds no reference to the game state as an attribute: the engine is reached only through the
+closures above, and the test suite checks that nothing the AI receives carries a hidden fact.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+
+class SideView:
+    """One AI side's window on a game, for one decision."""
+
+    __slots__ = ("side", "view", "actions", "threat", "_preview", "_check", "_terrain", "_stand", "_below",
+                 "_uniform")
+
+    def __init__(self, side: str, view: dict, actions: list[dict], threat: int,
+                 preview: Callable[[dict], dict], check: Callable[[dict], str | None],
+                 terrain: Callable[[float, float], dict], stand: Callable[[str], dict],
+                 below: Callable[[int], int], uniform: Callable[[], float]):
+        self.side = side
+        self.view = view
+        """``game.view(side)``: what this side knows now."""
+        self.actions = actions
+        """``game.legal_actions(side)``."""
+        self.threat = threat
+        """The Threat Level the game was set up with (DD-10.5), a public game setting."""
+        self._preview, self._check = preview, check
+        self._terrain, self._stand = terrain, stand
+        self._below, self._uniform = below, uniform
+
+    @classmethod
+    def of(cls, game: Game, side: str) -> SideView:
+        from game.rules import odds
+        from game.rules.errors import IllegalAction
+
+        def preview(action: dict) -> dict:
+            return odds.preview(game, side, action)
+
+        def check(action: dict) -> str | None:
+            try:
+                _check_action(game, side, action)
+            except IllegalAction as exc:
+                return exc.reason
+            return None
+
+        def terrain(x: float, y: float) -> dict:
+            hits = game.table.features_at(x, y)
+            ground = [h.terrain for h in hits if not h.terrain.overlay]
+            t = ground[-1] if ground else game.table.open
+            over = [h.terrain for h in hits if h.terrain.overlay]
+            best = max([t, *over], key=lambda tt: ("open", "water", "light", "medium", "heavy").index(tt.cover))
+            return {"id": t.id, "cover": best.cover, "dense": t.dense, "save": best.save, "move": t.move,
+                    "trail": any(o.trail for o in over), "water": t.water}
+
+        def stand(type_id: str) -> dict:
+            t = game.book.stands[type_id]
+            return {"fp": t.fp, "range": t.range, "hits": t.hits, "role": t.role, "base": t.base}
+
+        return cls(side, copy.deepcopy(game.view(side)), copy.deepcopy(game.legal_actions(side)),
+                   int(getattr(game.state, "threat", 2)), preview, check, terrain, stand,
+                   lambda n: game.dice.below(n, "ai"), lambda: game.dice.uniform("ai"))
+
+    # -- asking the engine, like a player ------------------------------------------------------------
+    def preview(self, action: dict) -> dict | None:
+        """The odds of a candidate fire/assault action, or None if the engine refuses it."""
+        from game.rules.errors import IllegalAction
+
+        try:
+            return self._preview(action)
+        except IllegalAction:
+            return None
+
+    def check(self, action: dict) -> str | None:
+        """None if the engine would accept the action now, else its reason."""
+        return self._check(action)
+
+    def terrain(self, x: float, y: float) -> dict:
+        return self._terrain(x, y)
+
+    def stand_type(self, type_id: str) -> dict:
+        return self._stand(type_id)
+
+    def below(self, n: int) -> int:
+        return self._below(n)
+
+    def uniform(self) -> float:
+        return self._uniform()
+
+
+def _check_action(game: Game, side: str, action: dict) -> None:
+    """Run ``Game.act``'s checks for an action without resolving it (raises IllegalAction)."""
+    from game.rules.errors import IllegalAction
+    from game.rules.game import ACTION_KINDS
+    from game.rules.movement import plan_move
+
+    kind = action.get("type")
+    if kind == "pass":
+        return
+    game._check_turn(side)
+    el = game._element(side, action)
+    game._cost_option(el, action)
+    if kind == "move":
+        if el.move_actions >= game.book.turn.max_move_actions:
+            raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
+        plan_move(game, el, action.get("mode", ""), action)
+    elif kind in ACTION_KINDS:
+        ACTION_KINDS[kind].check(game, el, action)
+
+
+def facade_fields(f: SideView) -> dict[str, Any]:
+    """Every data field the AI receives (for the boundary test)."""
+    return {"side": f.side, "view": f.view, "actions": f.actions, "threat": f.threat}

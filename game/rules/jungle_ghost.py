@@ -1,0 +1,894 @@
+"""The Jungle Ghost: the solo Insurgent engine's rules with dice (DD chapter 10; G-09, G-12, G-24, G-40).
+
+When the Jungle Ghost plays the Insurgent side, :func:`enable` seeds the Shadow Blinds before the first
+turn (DD-10.3–10.4: 6 on a 4'x4' table, 8 on a 6'x4'; one in each hootch or bunker, one along each tree
+line, the rest by the G-40 quarter roll), keeps its own state in ``GameState.solo`` and installs its
+turn-phase parts as ``Game.hooks``:
+
+* ``tension`` (Phase 1): the Doom Clock (DD-10.15, G-12) and its effects (Stirring, Reinforcements,
+  Mortar Harassment, Lights Out); the AI holds no Ambush Tokens (G-29, C-23).
+* ``move`` (after an Allied move; see :func:`on_move`): the three detection phases (G-24): Sensing
+  turns a Shadow Blind into an Echo, the Ambush Reaction Roll (DD-10.7) and the Contact Reveal Table
+  (DD-10.8, G-09), with the ambush volley and the Allied Discipline Check (DD-2.27–2.30).
+* ``fade`` (Phase 3): the Disengagement Check (DD-10.11), Snatch & Fade (DD-10.12, DD-3.13),
+  regeneration (DD-10.13, G-40), Clinging to the Belt (DD-10.14, C-10 adopts 4"), and the capture of
+  abandoned Communist Casualty Tokens (DD-3.14, G-33 (4)) which the fade contends with.
+
+Every die is an explained ``roll`` event; every table is data (``game/data/jungle_ghost.toml``).
+
+Engine policy until the movement chapter calls ``hooks['move']`` from inside a move: detection is
+checked after each action against where the Allied stands now stand (:func:`watch`), so an ambush
+strikes at the end of the move rather than part-way; :func:`watch` runs from the AI's turn and again
+at the start of Phase 3, so nothing is missed.
+
+What it leaves out: the AI's decisions (game/ai/ghost.py chooses; this module only rolls), Shadow
+Blinds moving (they wait where placed until the Green Fog's moving blinds land), spider holes, bunkers,
+RPGs and the level-3 mortar marker in reveal results (not modelled: no such terrain or stand types
+yet), tunnels beyond counting an entrance (G-29), searching hootches.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shapely.geometry import Point, box
+from shapely.ops import nearest_points, unary_union
+
+from game.rules import fire
+from game.rules.data import DATA_DIR, DataError, build
+from game.rules.dice import Modifier, resolve_test
+from game.rules.state import Blind, Element, Stand, base_of, token_shape
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+
+# -- the tables (game/data/jungle_ghost.toml) -------------------------------------------------------
+@dataclass(frozen=True)
+class Setup:
+    clause: str
+    blinds_small: int
+    blinds_large: int
+    small_area: float
+    large_area: float
+    min_from_player: float
+    min_between: float
+    structures: list
+    treelines: list
+    cover: list
+    quarters: list
+
+
+@dataclass(frozen=True)
+class Sensing:
+    clause: str
+    max_range: float
+
+
+@dataclass(frozen=True)
+class Reaction:
+    clause: str
+    trigger_open: float
+    trigger_dense: float
+    wait_max: int
+    wait_max_stirring: int
+    place_within: float
+    rear_within: float
+
+
+@dataclass(frozen=True)
+class Fade:
+    clause: str
+    need: int
+    shelter: float
+    shelters: list
+    cling: float
+    snatch: float
+    hootch_need: int
+    only_hurt: bool
+    capture_enemy_free: float
+    capture_vp: int
+
+
+@dataclass(frozen=True)
+class Doom:
+    clause: str
+    start_turn: int
+    tick: int
+    no_progress: int
+    stirring: int
+    reinforcements: int
+    reinforcement_blinds: int
+    mortar: int
+    lights_out: int
+    mortar_fp: int
+    mortar_radius: float
+    reveal_bonus: int
+
+
+@dataclass(frozen=True)
+class RevealRow:
+    level: int
+    roll: int
+    clause: str
+    kind: str
+    text: str
+    groups: list = field(default_factory=list)
+    tunnel: bool = False
+    trap_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class TrapRow:
+    roll: int
+    clause: str
+    kind: str
+    text: str
+    dice: int = 0
+    auto_hits: int = 0
+    save: bool = True
+
+
+@dataclass(frozen=True)
+class GhostRules:
+    setup: Setup
+    sensing: Sensing
+    reaction: Reaction
+    fade: Fade
+    doom: Doom
+    reveal: dict
+    """(level, roll) -> RevealRow"""
+    trap: dict
+    """roll -> TrapRow"""
+
+
+REVEAL_KINDS = ("false_alarm", "booby_trap", "force")
+TRAP_KINDS = ("dud", "hits", "alarm")
+GROUP_KEYS = {"name", "kind", "quality", "stands", "place"}
+
+
+def load_ghost(directory: Path = DATA_DIR) -> GhostRules:
+    """Load ``jungle_ghost.toml`` strictly: known sections and keys, a clause in each, a full table."""
+    name = "jungle_ghost.toml"
+    try:
+        with open(directory / name, "rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(name, "(file)", f"not valid TOML: {exc}") from exc
+    sections = {"setup": Setup, "sensing": Sensing, "reaction": Reaction, "fade": Fade, "doom": Doom}
+    extra = sorted(set(doc) - set(sections) - {"reveal", "trap"})
+    if extra:
+        raise DataError(name, "(file)", f"unknown section(s) {', '.join(extra)}")
+    built: dict[str, Any] = {}
+    for sec, cls in sections.items():
+        if sec not in doc:
+            raise DataError(name, f"[{sec}]", "section is missing")
+        built[sec] = build(cls, doc[sec], name, f"[{sec}]")
+    reveal: dict[tuple[int, int], RevealRow] = {}
+    for i, raw in enumerate(doc.get("reveal", [])):
+        rec = f"reveal[{i}]"
+        row = build(RevealRow, raw, name, rec)
+        if row.kind not in REVEAL_KINDS:
+            raise DataError(name, rec, f"kind {row.kind!r} is not one of {', '.join(REVEAL_KINDS)}")
+        for grp in row.groups:
+            if not isinstance(grp, dict) or set(grp) != GROUP_KEYS:
+                raise DataError(name, rec, f"each group needs exactly {', '.join(sorted(GROUP_KEYS))}")
+            if grp["place"] not in ("echo", "rear"):
+                raise DataError(name, rec, f"group place {grp['place']!r} is not echo or rear")
+        if row.kind == "force" and not row.groups:
+            raise DataError(name, rec, "a force result needs groups")
+        if (row.level, row.roll) in reveal:
+            raise DataError(name, rec, f"duplicate row level {row.level} roll {row.roll}")
+        reveal[(row.level, row.roll)] = row
+    for level in (1, 2, 3):
+        for roll in range(1, 7):
+            if (level, roll) not in reveal:
+                raise DataError(name, "reveal", f"missing row level {level} roll {roll} (G-09)")
+    trap: dict[int, TrapRow] = {}
+    for i, raw in enumerate(doc.get("trap", [])):
+        row = build(TrapRow, raw, name, f"trap[{i}]")
+        if row.kind not in TRAP_KINDS:
+            raise DataError(name, f"trap[{i}]", f"kind {row.kind!r} is not one of {', '.join(TRAP_KINDS)}")
+        trap[row.roll] = row
+    if sorted(trap) != [1, 2, 3, 4, 5, 6]:
+        raise DataError(name, "trap", "the booby trap table needs rows 1-6 (G-08)")
+    return GhostRules(reveal=reveal, trap=trap, **built)
+
+
+@cache
+def rules() -> GhostRules:
+    return load_ghost()
+
+
+def check_references(book) -> list[str]:
+    """Stand types and qualities named by the reveal table that the rulebook lacks."""
+    out = []
+    for (lv, r), row in sorted(rules().reveal.items()):
+        for grp in row.groups:
+            if grp["quality"] not in book.qualities:
+                out.append(f"reveal level {lv} roll {r}: unknown quality {grp['quality']!r}")
+            out += [f"reveal level {lv} roll {r}: unknown stand type {t!r}" for t in grp["stands"]
+                    if t not in book.stands]
+    return out
+
+
+# -- enabling -------------------------------------------------------------------------------------
+def active(g: Game) -> bool:
+    return g.state.solo is not None
+
+
+def install(g: Game) -> None:
+    """Install the Jungle Ghost's phase hooks on a game whose state has it (after a restore too)."""
+    if active(g):
+        g.hooks["tension"] = tension
+        g.hooks["fade"] = consolidation
+        g.hooks["move"] = on_move
+
+
+def enable(g: Game) -> None:
+    """Make the Jungle Ghost play the Insurgent side: seed the Shadow Blinds (DD-10.3–10.4) and install
+    the hooks. Call before the first Engagement phase; a second call does nothing."""
+    if active(g):
+        install(g)
+        return
+    s = g.state
+    s.solo = {"doom": 0, "progress": 0, "next": 1, "spawned": 0, "entry": entry_edge(g),
+              "shadows": {}, "pos": {}, "reacted": {}, "faded": [], "reinforced": False, "stirring": False}
+    install(g)
+    r = rules().setup
+    area = g.scenario.width * g.scenario.height
+    count = r.blinds_small if abs(area - r.small_area) <= abs(area - r.large_area) else r.blinds_large
+    g.emit({"type": "jungle_ghost", "threat": s.threat, "blinds": count, "clause": "DD-10.3; DD-10.5",
+            "text": f"The Jungle Ghost takes the Insurgent side at Threat Level {s.threat}: "
+                    f"{count} Shadow Blinds"})
+    placed = 0
+    for x, y, why in _priority_spots(g):
+        if placed >= count:
+            break
+        if _spot_ok(g, x, y):
+            _place_shadow(g, x, y, why)
+            placed += 1
+    tries = 0
+    while placed < count and tries < 40:
+        tries += 1
+        spot = _quarter_spot(g)
+        if spot is not None:
+            _place_shadow(g, *spot, "DD-10.4 (3); G-40")
+            placed += 1
+    s.solo["pos"] = _allied_positions(g)
+    if s.turn >= 1 and s.phase in ("tension", "engagement"):
+        _drop_tokens(g)
+
+
+# -- geometry -------------------------------------------------------------------------------------
+def entry_edge(g: Game) -> str:
+    """The Allied entry edge (G-40): the table edge nearest the mean Allied position."""
+    st = [x for x in g.state.stands.values() if x.side == "allied"]
+    w, h = g.scenario.width, g.scenario.height
+    if not st:
+        return "south"
+    mx = sum(s.x for s in st) / len(st)
+    my = sum(s.y for s in st) / len(st)
+    d = {"south": my, "north": h - my, "west": mx, "east": w - mx}
+    return min(d, key=lambda k: (d[k], k))
+
+
+def to_table(g: Game, u: float, v: float) -> tuple[float, float]:
+    """A point given across (u: left 0 -> right 1) and deep (v: near 0 -> far 1) from the entry edge."""
+    w, h = g.scenario.width, g.scenario.height
+    edge = g.state.solo["entry"] if g.state.solo else "south"
+    if edge == "south":
+        return u * w, v * h
+    if edge == "north":
+        return (1 - u) * w, (1 - v) * h
+    if edge == "west":
+        return v * w, (1 - u) * h
+    return (1 - v) * w, u * h
+
+
+def _features(g: Game, types) -> list:
+    return [h for h in g.table.hits if h.feature.type in types]
+
+
+def _allied_positions(g: Game) -> dict:
+    return {s.id: [s.x, s.y] for s in g.state.side_stands("allied")}
+
+
+def _near_player(g: Game, x: float, y: float, dist: float) -> bool:
+    p = Point(x, y)
+    return any(base_of(g.book, s).distance(p) < dist for s in g.state.side_stands("allied"))
+
+
+def _spot_ok(g: Game, x: float, y: float) -> bool:
+    r = rules().setup
+    if not (1.0 <= x <= g.scenario.width - 1.0 and 1.0 <= y <= g.scenario.height - 1.0):
+        return False
+    if _near_player(g, x, y, r.min_from_player):
+        return False
+    return all(math.hypot(b.x - x, b.y - y) >= r.min_between for b in g.state.blinds.values())
+
+
+def _inside(shape, towards: Point) -> Point:
+    """A point 1" inside a feature, on the side facing ``towards`` (its edge, in cover)."""
+    inner = shape.buffer(-1.0)
+    if inner.is_empty:
+        return shape.representative_point()
+    return nearest_points(inner, towards)[0]
+
+
+def _priority_spots(g: Game) -> list[tuple[float, float, str]]:
+    """DD-10.4 (1) one inside each hootch or bunker, (2) one along each tree line, in scenario order."""
+    r = rules().setup
+    centre = Point(g.scenario.width / 2, g.scenario.height / 2)
+    out = []
+    for h in _features(g, r.structures):
+        c = h.shape.representative_point()
+        out.append((round(c.x, 2), round(c.y, 2), "DD-10.4 (1)"))
+    for h in _features(g, r.treelines):
+        p = _inside(h.shape, centre)
+        out.append((round(p.x, 2), round(p.y, 2), "DD-10.4 (2)"))
+    return out
+
+
+def _quarter_spot(g: Game) -> tuple[float, float] | None:
+    """G-40: roll for the table quarter (5–6 reroll); the medium or dense cover nearest its centre."""
+    r = rules().setup
+    die = g.dice.d6()
+    if die > len(r.quarters):
+        g.emit({"type": "roll", "purpose": "Shadow Blind quarter", "side": "insurgent", "element": None,
+                "dice": [die], "target": None, "modifiers": [], "need": None, "result": "reroll",
+                "clause": "DD-10.4 (3); G-40", "text": f"Shadow Blind quarter: rolled {die}, reroll"})
+        return None
+    quarter = r.quarters[die - 1]
+    u0 = 0.0 if quarter.endswith("left") else 0.5
+    v0 = 0.5 if quarter.startswith("far") else 0.0
+    a, b = to_table(g, u0, v0), to_table(g, u0 + 0.5, v0 + 0.5)
+    qbox = box(min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+    centre = qbox.centroid
+    g.emit({"type": "roll", "purpose": "Shadow Blind quarter", "side": "insurgent", "element": None,
+            "dice": [die], "target": None, "modifiers": [], "need": None, "result": quarter,
+            "clause": "DD-10.4 (3); G-40", "text": f"Shadow Blind quarter: rolled {die}, {quarter.replace('_', ' ')}"})
+    cover = [h.shape.intersection(qbox) for h in _features(g, r.cover)]
+    cover = [c for c in cover if not c.is_empty and c.area > 0]
+    start = nearest_points(unary_union(cover), centre)[0] if cover else centre
+    return _search(g, start.x, start.y, inside=qbox)
+
+
+def _search(g: Game, x: float, y: float, inside=None, limit: float = 12.0) -> tuple[float, float] | None:
+    """The nearest valid spot to (x, y), spiralling out 1" at a time (deterministic)."""
+    for ring in range(0, int(limit) + 1):
+        steps = 1 if ring == 0 else 8 * ring
+        for k in range(steps):
+            ang = 2 * math.pi * k / steps
+            px, py = round(x + ring * math.cos(ang), 2), round(y + ring * math.sin(ang), 2)
+            if inside is not None and not inside.covers(Point(px, py)):
+                continue
+            if _spot_ok(g, px, py):
+                return px, py
+    return None
+
+
+def _place_shadow(g: Game, x: float, y: float, clause: str) -> str:
+    s = g.state
+    bid = f"sb{s.solo['next']:02d}"
+    s.solo["next"] += 1
+    s.blinds[bid] = Blind(bid, "insurgent", x, y, dummy=False, elements=[])
+    s.blinds = dict(sorted(s.blinds.items()))
+    s.solo["shadows"][bid] = "shadow"
+    s.solo["shadows"] = dict(sorted(s.solo["shadows"].items()))
+    g.emit({"type": "blind", "blind": bid, "side": "insurgent", "x": x, "y": y, "shadow": True,
+            "clause": clause, "text": f"A Shadow Blind is placed ({bid})"})
+    return bid
+
+
+def _drop_tokens(g: Game) -> None:
+    """G-29: the solo AI uses no Ambush Tokens; its ambushes use the Reaction Roll (C-23)."""
+    side = g.state.sides["insurgent"]
+    if side.ambush_tokens:
+        side.ambush_tokens = 0
+        g.emit({"type": "tokens", "side": "insurgent", "income": 0, "tokens": 0, "clause": "G-29; C-23",
+                "text": "The Jungle Ghost holds no Ambush Tokens: it ambushes by the Reaction Roll"},
+               visible="insurgent")
+
+
+# -- Phase 1: the Doom Clock (DD-10.15, G-12) --------------------------------------------------------
+DOOM_NAMES = ((9, "Lights Out"), (7, "Mortar Harassment"), (5, "Reinforcements"), (3, "Stirring"))
+
+
+def tension(g: Game) -> None:
+    """The Doom Clock ticks (G-12), then its effects apply; the AI's tokens are dropped (G-29)."""
+    s = g.state
+    if not active(g):
+        return
+    _drop_tokens(g)
+    d = rules().doom
+    solo = s.solo
+    if s.turn < d.start_turn:
+        return
+    mods = [Modifier("Tension Phase from turn 2", d.tick, "G-12")]
+    if solo["progress"] < s.turn - 1:
+        mods.append(Modifier("no Echo, Blind or marker revealed or cleared last turn", d.no_progress, "G-12"))
+    before = solo["doom"]
+    solo["doom"] = before + sum(m.value for m in mods)
+    level = next((n for v, n in DOOM_NAMES if solo["doom"] >= v), "quiet")
+    g.emit({"type": "doom_clock", "doom": solo["doom"], "before": before, "modifiers": [m.to_dict() for m in mods],
+            "level": level, "clause": "DD-10.15; G-12",
+            "text": f"Doom Clock {before} -> {solo['doom']}" + "".join(f", {m.name} {m.value:+d}" for m in mods)
+                    + f": {level}"})
+    if solo["doom"] >= d.stirring and not solo["stirring"]:
+        solo["stirring"] = True
+        g.emit({"type": "note", "clause": "G-12", "text": "Stirring: the Spider Waits only on a 1; "
+                "Contact Reveal +1"})
+    if solo["doom"] >= d.reinforcements and not solo["reinforced"]:
+        solo["reinforced"] = True
+        for _ in range(d.reinforcement_blinds):
+            spot = _edge_spot(g, far=False)
+            if spot is not None:
+                _place_shadow(g, *spot, "G-12 Reinforcements")
+    if solo["doom"] >= d.mortar:
+        mortar(g)
+    if solo["doom"] >= d.lights_out and s.turns > s.turn:
+        s.turns = s.turn
+        g.emit({"type": "note", "clause": "G-12", "text": "Lights Out: the game ends at the end of this turn"})
+
+
+def _edge_spot(g: Game, far: bool) -> tuple[float, float] | None:
+    """G-40: jungle nearest the midpoint of the far edge (regeneration) or of the entry edge
+    (G-12 Reinforcements), at least 6" from any player stand."""
+    mid = Point(*to_table(g, 0.5, 1.0 if far else 0.0))
+    jungle = [h.shape for h in _features(g, rules().fade.shelters) if h.feature.type not in ("hootch", "bunker")]
+    start = nearest_points(unary_union(jungle), mid)[0] if jungle else mid
+    spot = _search(g, start.x, start.y, limit=16.0)
+    if spot is None:
+        g.emit({"type": "note", "clause": "G-40", "text": "No room for a new Shadow Blind"})
+    return spot
+
+
+def mortar(g: Game) -> None:
+    """G-12 Mortar Harassment: an 82mm mission (Medium blast, 3 FP, unobserved 2d6 drift, no delay) on the
+    player element with the most stands in open or light terrain."""
+    d = rules().doom
+    s = g.state
+    best = None
+    for el in s.elements.values():
+        if el.side != "allied" or not s.on_table(el):
+            continue
+        n = sum(1 for st in s.living(el) if fire.cover_of(g, st).cover in ("open", "light"))
+        if best is None or n > best[0]:
+            best = (n, el)
+    if best is None:
+        return
+    el = best[1]
+    stands = s.living(el)
+    cx = sum(st.x for st in stands) / len(stands)
+    cy = sum(st.y for st in stands) / len(stands)
+    drift = g.dice.roll(2)
+    direction = g.dice.d6()
+    ang = math.radians((direction - 1) * 60.0)
+    dist = float(sum(drift))
+    x = min(max(cx + dist * math.cos(ang), 0.0), g.scenario.width)
+    y = min(max(cy + dist * math.sin(ang), 0.0), g.scenario.height)
+    x, y = round(x, 2), round(y, 2)
+    g.emit({"type": "roll", "purpose": "Mortar drift", "side": "insurgent", "element": None,
+            "dice": drift + [direction], "target": None, "modifiers": [], "need": None, "result": dist,
+            "clause": "G-12; G-25", "text": f"82mm harassment aimed at {el.name}: drifts {dist:g}\" "
+                                             f"(2d6 {drift}) toward {(direction - 1) * 60}° (d6 {direction})"})
+    g.emit({"type": "impact", "kind": "mortar", "x": x, "y": y, "radius": d.mortar_radius, "clause": "G-12; G-25",
+            "text": f"82mm rounds land at ({x:g}, {y:g})"})
+    centre = Point(x, y)
+    under = sorted((base_of(g.book, st).distance(centre), st.id, st) for st in s.side_stands("allied")
+                   if base_of(g.book, st).distance(centre) <= d.mortar_radius)
+    if not under:
+        g.emit({"type": "note", "clause": "G-12", "text": "The mortar rounds fall on empty ground"})
+        return
+    _hits_on(g, [st for _, _, st in under], d.mortar_fp, 0, True, "82mm harassment", "G-12; G-25")
+
+
+def _hits_on(g: Game, stands: list[Stand], dice: int, auto: int, save: bool, what: str, clause: str) -> None:
+    """Dice at 4+ and automatic hits given in turn to ``stands`` (nearest first), each saved by its cover
+    unless ``save`` is False; every element hit tests Morale (DD-5.19)."""
+    from game.rules.morale import test_or_pin
+
+    rolled = g.dice.roll(dice)
+    hits = auto + sum(1 for v in rolled if v >= 4)
+    if dice:
+        g.emit({"type": "roll", "purpose": what, "side": stands[0].side, "element": None, "dice": rolled,
+                "target": 4, "modifiers": [], "need": 4, "result": hits, "clause": clause,
+                "text": f"{what}: {dice} dice at 4+ {rolled}" + (f" and {auto} automatic" if auto else "")
+                        + f": {hits} hit(s)"})
+    hit_els: list[str] = []
+    alive = [st for st in stands if st.alive]
+    i = 0
+    while hits > 0 and alive:
+        st = alive[i % len(alive)]
+        hits -= 1
+        i += 1
+        if st.element not in hit_els:
+            hit_els.append(st.element)
+        if save:
+            need = fire.cover_of(g, st).save
+            ev = resolve_test(g.dice, purpose="Save", target=need, modifiers=[], clause=f"{clause}; DD-5.6",
+                              side=st.side, element=st.element, subject=st.id)
+            g.emit(ev, visible="all")
+            if ev["result"] == "pass":
+                continue
+        fire.apply_hit(g, st, clause)
+        alive = [x for x in alive if x.alive]
+    for eid in sorted(hit_els):
+        el = g.state.elements[eid]
+        if g.state.living(el):
+            test_or_pin(g, el, f"{what}", f"DD-5.19; {clause}")
+
+
+# -- detection (G-24) -------------------------------------------------------------------------------
+def _sense_range(g: Game, b: Blind) -> float:
+    t = g.table.ground_at(b.x, b.y)
+    cut = t.los_cutoff if t.los_cutoff > 0 else rules().reaction.trigger_dense
+    return min(rules().sensing.max_range, cut)
+
+
+def sense(g: Game) -> None:
+    """G-24 A, Sensing: a Shadow Blind with a player stand within its visual cutoff becomes an Echo."""
+    s = g.state
+    for bid, state in list(s.solo["shadows"].items()):
+        b = s.blinds.get(bid)
+        if state != "shadow" or b is None:
+            continue
+        r = _sense_range(g, b)
+        if _near_player(g, b.x, b.y, r + 1e-9):
+            s.solo["shadows"][bid] = "echo"
+            g.emit({"type": "echo", "blind": bid, "x": b.x, "y": b.y, "clause": "G-24 A; DD-4.9",
+                    "text": f"Movement in the undergrowth: Shadow Blind {bid} becomes an Echo"})
+
+
+def trigger_distance(g: Game, b: Blind) -> float:
+    """DD-10.7: 6" in open or scrub, 4" in dense jungle or bamboo (the terrain at the Echo)."""
+    r = rules().reaction
+    return r.trigger_dense if g.table.ground_at(b.x, b.y).dense else r.trigger_open
+
+
+def on_move(g: Game, mover: Element) -> str | None:
+    """After an Allied element's move (G-24 B, DD-10.7): Sensing, then one Ambush Reaction Roll per Echo
+    the mover came within trigger distance of (at most once per Echo per activation). Returns
+    "activation_over" when an ambush struck it."""
+    s = g.state
+    if not active(g) or mover.side != "allied" or s.over:
+        return None
+    sense(g)
+    key = f"{s.turn}:{mover.id}:{mover.activations}"
+    result = None
+    for bid in [b for b, st in s.solo["shadows"].items() if st == "echo"]:
+        b = s.blinds.get(bid)
+        if b is None or not s.living(mover) or s.solo["reacted"].get(bid) == key:
+            continue
+        if not any(base_of(g.book, st).distance(Point(b.x, b.y)) <= trigger_distance(g, b)
+                   for st in s.living(mover)):
+            continue
+        s.solo["reacted"][bid] = key
+        if reaction_roll(g, bid, mover):
+            result = reveal(g, bid, mover, ambush=True) or result
+    s.solo["pos"] = _allied_positions(g)
+    return result
+
+
+def watch(g: Game) -> None:
+    """Engine policy until moves call ``hooks['move']``: every Allied element that has moved since the
+    last look gets :func:`on_move`, in id order."""
+    s = g.state
+    if not active(g) or s.over:
+        return
+    before = s.solo["pos"]
+    movers = sorted({st.element for st in s.side_stands("allied")
+                     if before.get(st.id) is not None and before[st.id] != [st.x, st.y]})
+    for eid in movers:
+        on_move(g, s.elements[eid])
+    s.solo["pos"] = _allied_positions(g)
+
+
+def reaction_roll(g: Game, bid: str, mover: Element) -> bool:
+    """DD-10.7: 1d6, 1–2 the Spider Waits, 3–6 AMBUSH! (G-12 Stirring: waits only on a 1)."""
+    r = rules().reaction
+    stirring = g.state.solo["doom"] >= rules().doom.stirring
+    target = (r.wait_max_stirring if stirring else r.wait_max) + 1
+    ev = resolve_test(g.dice, purpose="Ambush Reaction", target=target, modifiers=[],
+                      clause="DD-10.7; G-24 B" + ("; G-12" if stirring else ""), side="insurgent",
+                      element=None, subject=f"Echo {bid} near {mover.name}")
+    ok = ev["result"] == "pass"
+    ev["text"] += ": AMBUSH!" if ok else ": the Spider Waits"
+    ev["blind"] = bid
+    g.emit(ev)
+    return ok
+
+
+def reveal(g: Game, bid: str, trigger: Element | None, ambush: bool, bonus: int = 0, depth: int = 0) -> str | None:
+    """G-24 C, the Contact Reveal Table (DD-10.8, G-09): 1d6 on the Threat Level's column (+1 at Doom
+    Clock 3, max 6). An ambush fires first; a spotted contact does not."""
+    s = g.state
+    b = s.blinds.get(bid)
+    if b is None:
+        return None
+    d = rules().doom
+    mods = []
+    if s.solo["doom"] >= d.stirring:
+        mods.append(Modifier("Doom Clock Stirring", d.reveal_bonus, "G-12; G-09"))
+    die = g.dice.d6()
+    roll = min(6, die + sum(m.value for m in mods) + bonus)
+    row = rules().reveal[(s.threat, roll)]
+    g.emit({"type": "roll", "purpose": "Contact Reveal", "side": "insurgent", "element": None, "dice": [die],
+            "target": None, "modifiers": [m.to_dict() for m in mods], "need": None, "result": roll,
+            "blind": bid, "threat": s.threat, "clause": f"DD-10.8; {row.clause}",
+            "text": f"Contact Reveal (Threat Level {s.threat}): rolled {die}"
+                    + "".join(f", {m.name} {m.value:+d}" for m in mods) + f" = {roll}: {row.text}"})
+    del s.blinds[bid]
+    s.solo["shadows"].pop(bid, None)
+    s.solo["reacted"].pop(bid, None)
+    s.solo["progress"] = s.turn
+    g.emit({"type": "blind_removed", "blind": bid, "clause": "G-24 C", "text": f"Blind {bid} is resolved"})
+    if row.kind == "false_alarm":
+        return None
+    if row.kind == "booby_trap":
+        if trigger is None:
+            g.emit({"type": "note", "clause": "G-09", "text": "A booby trap is found and disarmed"})
+            return None
+        return booby_trap(g, trigger, b, row.trap_bonus, depth)
+    if row.tunnel:
+        s.sides["insurgent"].tunnel_entrances += 1
+        g.emit({"type": "note", "clause": "G-09; G-29", "text": "A tunnel entrance is revealed"})
+    spawned = spawn(g, row, b, trigger)
+    if ambush and trigger is not None and spawned:
+        return ambush_volley(g, spawned, trigger)
+    return None
+
+
+def booby_trap(g: Game, trigger: Element, b: Blind, bonus: int, depth: int = 0) -> str | None:
+    """G-08, rolled for the trigger stand nearest the Echo (G-09 level 3, 1: +1)."""
+    die = g.dice.d6()
+    roll = min(6, die + bonus)
+    row = rules().trap[roll]
+    g.emit({"type": "roll", "purpose": "Booby Trap", "side": "allied", "element": trigger.id, "dice": [die],
+            "target": None, "modifiers": [{"name": "well laid", "value": bonus, "clause": "G-09"}] if bonus else [],
+            "need": None, "result": roll, "clause": row.clause,
+            "text": f"Booby trap on {trigger.name}: rolled {die}" + (f" {bonus:+d}" if bonus else "")
+                    + f": {row.text}"})
+    if row.kind == "dud":
+        return None
+    if row.kind == "alarm":
+        if depth:
+            return None
+        fake = Blind(b.id, "insurgent", b.x, b.y, False, [])
+        g.state.blinds[b.id] = fake
+        g.state.blinds = dict(sorted(g.state.blinds.items()))
+        return reveal(g, b.id, trigger, ambush=True, depth=depth + 1)
+    p = Point(b.x, b.y)
+    stands = sorted(g.state.living(trigger), key=lambda st: (base_of(g.book, st).distance(p), st.id))
+    _hits_on(g, stands, row.dice, row.auto_hits, row.save, row.text, row.clause)
+    return "activation_over"
+
+
+def spawn(g: Game, row: RevealRow, b: Blind, trigger: Element | None) -> list[Element]:
+    """Place the revealed force within 2" of the Echo (Dac Cong: within 6" in the trigger's rear arc),
+    facing the trigger element (G-09)."""
+    s = g.state
+    r = rules().reaction
+    out = []
+    tx, ty, tf = b.x, b.y, 0.0
+    if trigger is not None and s.living(trigger):
+        ts = s.living(trigger)
+        tx = sum(st.x for st in ts) / len(ts)
+        ty = sum(st.y for st in ts) / len(ts)
+        tf = ts[0].facing
+    for grp in row.groups:
+        s.solo["spawned"] += 1
+        eid = f"jg{s.solo['spawned']:02d}"
+        if grp["place"] == "rear" and trigger is not None:
+            back = math.radians(tf + 180.0)
+            ax, ay, reach = tx + 4.0 * math.cos(back), ty + 4.0 * math.sin(back), r.rear_within - 4.0
+        else:
+            ax, ay, reach = b.x, b.y, r.place_within
+        facing = round(math.degrees(math.atan2(ty - ay, tx - ax)) % 360, 1) if (tx, ty) != (ax, ay) else 270.0
+        el = Element(eid, "insurgent", grp["name"], grp["kind"], grp["quality"],
+                     [f"{eid}_{k + 1}" for k in range(len(grp["stands"]))])
+        stands = {sid: Stand(sid, typ, eid, "insurgent", ax, ay, facing)
+                  for sid, typ in zip(el.stands, grp["stands"], strict=True)}
+        spot = _formation(g, el, stands, ax, ay, facing, reach)
+        if spot is None:
+            g.emit({"type": "note", "clause": "G-09", "text": f"No room to place {grp['name']}: it stays hidden"})
+            continue
+        s.elements[eid] = el
+        s.elements = dict(sorted(s.elements.items()))
+        s.stands.update(spot)
+        s.stands = dict(sorted(s.stands.items()))
+        out.append(el)
+        g.emit({"type": "reveal", "blind": b.id, "element": eid, "name": el.name, "quality": el.quality,
+                "stands": [{"id": st.id, "type": st.type, "x": st.x, "y": st.y, "facing": st.facing}
+                           for st in spot.values()],
+                "clause": f"DD-10.8; {row.clause}", "text": f"{el.name} is revealed"})
+    return out
+
+
+def _formation(g: Game, el: Element, stands: dict, ax: float, ay: float, facing: float,
+               reach: float) -> dict | None:
+    """A line abreast across ``facing`` near (ax, ay): the first legal spot within ``reach``."""
+    n = len(stands)
+    across = math.radians(facing + 90.0)
+    gapw = 2.2
+    for ring in range(0, 5):
+        radius = reach * ring / 4
+        steps = 1 if ring == 0 else 8 * ring
+        for k in range(steps):
+            ang = 2 * math.pi * k / steps
+            cx, cy = ax + radius * math.cos(ang), ay + radius * math.sin(ang)
+            moved = {}
+            for i, (sid, st) in enumerate(stands.items()):
+                off = (i - (n - 1) / 2) * gapw
+                moved[sid] = Stand(**{**st.__dict__, "x": round(cx + off * math.cos(across), 2),
+                                      "y": round(cy + off * math.sin(across), 2)})
+            if _place_ok(g, el, moved):
+                return moved
+    return None
+
+
+def _place_ok(g: Game, el: Element, moved: dict) -> bool:
+    rects = {sid: base_of(g.book, st) for sid, st in moved.items()}
+    for sid, rect in rects.items():
+        if not g.table.within_table(rect) or g.table.ground_at(moved[sid].x, moved[sid].y).move == "impassable":
+            return False
+        for o in g.state.stands.values():
+            if o.alive and g.state.elements[o.element].blind is None and \
+                    rect.intersection(base_of(g.book, o)).area > 1e-6:
+                return False
+        for oid, other in rects.items():
+            if oid < sid and rect.intersection(other).area > 1e-6:
+                return False
+    return True
+
+
+def _target_in(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
+    best = None
+    for t in g.state.living(mover):
+        for sh in g.state.living(shooter_el):
+            st = g.book.stands[sh.type]
+            if st.fp <= 0:
+                continue
+            d = fire.gap(g, sh, t)
+            if d <= st.range and g.line_of_sight(sh, t).visible and (best is None or (d, t.id) < best[0]):
+                best = ((d, t.id), t)
+    return best[1] if best else None
+
+
+def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
+    """AMBUSH! (DD-10.7, DD-2.27–2.30): the revealed force fires first (+1 within 3", a trail column
+    saves on 6), then one Allied Discipline Check (C-24): pass, prone and Desperate Return Fire at −1;
+    fail, Pinned. The mover's activation ends."""
+    from game.rules.morale import morale_test, pin
+
+    g.emit({"type": "ambush", "element": ambushers[0].id, "target_element": mover.id, "tokens": 0,
+            "clause": "DD-10.7; DD-2.27; C-23", "text": f"AMBUSH! The jungle opens fire on {mover.name}"})
+    fired = []
+    for amb in ambushers:
+        if not g.state.living(mover):
+            break
+        target = _target_in(g, amb, mover)
+        if target is None:
+            continue
+        ctx = fire.Context("ambush", "DD-10.7; DD-2.27-2.29; DD-3.3; C-17", column=fire.in_column(g, mover),
+                           morale=False)
+        attack = fire.plan_fire(g, amb, target.id, ctx, check_target=False)
+        attack.label = f"{amb.name} ambushes {mover.name}"
+        fire.resolve_attack(g, attack)
+        fired.append(amb)
+    if not fired or not g.state.living(mover):
+        return "activation_over"
+    if morale_test(g, mover, "ambush Discipline Check", "DD-2.30; C-24"):
+        for amb in fired:
+            back = _target_in(g, mover, amb) if g.state.living(amb) else None
+            if back is not None:
+                ret = fire.plan_fire(g, mover, back.id, fire.Context("desperate", "DD-2.30"), check_target=False)
+                ret.label = f"{mover.name}: Desperate Return Fire at {amb.name}"
+                fire.resolve_attack(g, ret)
+                break
+    else:
+        pin(g, mover, "DD-2.30")
+    return "activation_over"
+
+
+# -- Phase 3: fade and regeneration (DD-10.11–10.14, C-10) -------------------------------------------
+def consolidation(g: Game) -> None:
+    """The Fade step of Phase 3 for the Jungle Ghost: pending detection, the capture of abandoned
+    Communist tokens (G-33 (4)), then each AI element's Disengagement Check (DD-10.11)."""
+    if not active(g):
+        return
+    watch(g)
+    capture(g)
+    f = rules().fade
+    s = g.state
+    for el in list(s.elements.values()):
+        if el.side != "insurgent" or not s.on_table(el) or el.pinned:
+            continue
+        stands = s.living(el)
+        hurt = len(stands) < len(el.stands) or any(st.hits for st in stands)
+        if f.only_hurt and not hurt:
+            continue
+        if not all(_sheltered(g, st) for st in stands):
+            continue
+        if clinging(g, el):
+            g.emit({"type": "note", "element": el.id, "clause": "DD-10.14; C-10",
+                    "text": f"{el.name} clings to the belt: it will not fade"})
+            continue
+        ev = resolve_test(g.dice, purpose="Disengagement", target=f.need, modifiers=[], clause="DD-10.11; C-10",
+                          side="insurgent", element=el.id, subject=el.name)
+        g.emit(ev)
+        if ev["result"] == "pass":
+            fade_out(g, el)
+
+
+def _sheltered(g: Game, st: Stand) -> bool:
+    """DD-10.11: within 4" of a jungle edge, hootch or tunnel entrance."""
+    f = rules().fade
+    rect = base_of(g.book, st)
+    return any(h.shape.distance(rect) <= f.shelter for h in _features(g, f.shelters))
+
+
+def clinging(g: Game, el: Element) -> bool:
+    """DD-10.14 Clinging to the Belt (C-10: 4"): an AI stand this close to a player stand never fades."""
+    f = rules().fade
+    foes = g.state.side_stands("allied")
+    return any(fire.gap(g, a, b) <= f.cling for a in g.state.living(el) for b in foes)
+
+
+def fade_out(g: Game, el: Element) -> None:
+    """DD-10.12–10.13: take every Communist Casualty Token within 4", remove the stands, and place a new
+    Shadow Blind in an unsearched hootch (G-40, 4+) or at the far jungle edge."""
+    s = g.state
+    f = rules().fade
+    stands = s.living(el)
+    taken = [t for t in s.tokens if t.get("side") == "insurgent" and t["state"] == "communist"
+             and any(base_of(g.book, st).distance(token_shape(t)) <= f.snatch for st in stands)]
+    for t in taken:
+        s.tokens.remove(t)
+    for st in stands:
+        st.alive = False
+    s.solo["faded"].append(el.id)
+    g.emit({"type": "fade", "element": el.id, "stands": [st.id for st in stands], "tokens": [t["id"] for t in taken],
+            "clause": "DD-10.11; DD-10.12; DD-3.13",
+            "text": f"{el.name} fades into the jungle" + (f", taking {len(taken)} casualty token(s)" if taken else "")})
+    free = [h for h in _features(g, rules().setup.structures)
+            if not _near_player(g, h.shape.representative_point().x, h.shape.representative_point().y, 6.0)]
+    spot = None
+    if free:
+        ev = resolve_test(g.dice, purpose="Regenerate in a hootch", target=f.hootch_need, modifiers=[],
+                          clause="DD-10.13; G-40", side="insurgent", element=None, subject="Jungle Ghost")
+        g.emit(ev)
+        if ev["result"] == "pass":
+            c = free[0].shape.representative_point()
+            spot = _search(g, c.x, c.y, limit=3.0)
+    if spot is None:
+        spot = _edge_spot(g, far=True)
+    if spot is not None:
+        _place_shadow(g, *spot, "DD-10.13; G-40")
+
+
+def capture(g: Game) -> None:
+    """DD-3.14, G-33 (4): a Communist Casualty Token in base contact with an Allied stand and with no
+    unpinned Insurgent stand within 2" is captured: removed, +1 VP."""
+    s = g.state
+    f = rules().fade
+    contact = g.book.command.base_contact
+    for t in list(s.tokens):
+        if t.get("side") != "insurgent" or t["state"] != "communist":
+            continue
+        shape = token_shape(t)
+        if not any(base_of(g.book, st).distance(shape) <= contact for st in s.side_stands("allied")):
+            continue
+        if any(base_of(g.book, st).distance(shape) <= f.capture_enemy_free for st in s.side_stands("insurgent")
+               if not s.elements[st.element].pinned):
+            continue
+        s.tokens.remove(t)
+        s.sides["allied"].vp += f.capture_vp
+        g.emit({"type": "capture", "token": t["id"], "vp": s.sides["allied"].vp, "clause": "DD-3.14; G-33 (4); G-30",
+                "text": f"Communist casualty token {t['id']} captured: +{f.capture_vp} VP"})
