@@ -25,7 +25,14 @@ import panda3d.core as p3d
 from game.client.settings import ClientSettings, cache_dir
 
 SIDES = ("allied", "insurgent")
-TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike", "spot")
+TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike", "spot", "grenade")
+# the actions game.preview answers (docs/protocol.md); others with a target are tried, a refusal is fine
+PREVIEWABLE = ("fire", "fire_maneuver", "grazing_fire", "area_fire", "assault", "frag_grenade")
+NOT_PREVIEWABLE = ("set_overwatch", "satchel_charge", "mousehole", "move", "hold", "rally", "take_five", "pass")
+# the order parameters are asked for: whom or what first, then where, then which way
+PARAM_ORDER = {"stand": 0, "element": 0, "feature": 0, "point": 1, "segment": 2, "angle": 3}
+BANNER_EVENTS = {"ambush": ("AMBUSH!", (1.0, 0.35, 0.25, 1)), "assault": ("CLOSE ASSAULT", (1.0, 0.82, 0.35, 1)),
+                 "surrounded": ("SURROUNDED", (1.0, 0.35, 0.25, 1))}
 
 
 def other(side: str) -> str:
@@ -60,7 +67,12 @@ def has_display() -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--demo" in argv or (argv and argv[0] == "demo"):
+        from game.client.demo import demo_main
+
+        return demo_main([a for a in argv if a not in ("--demo", "demo")])
+    args = parse_args(argv)
     if not args.offscreen and not has_display():
         shot = args.screenshot or "table.png"
         print("dinkydau play: no display here (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
@@ -141,6 +153,9 @@ class DinkyDauApp:
         self.keys: set[str] = set()
         self.preview_supported = True
         self.closing = False
+        self.generation = 0  # a new game makes every answer still on its way for the old one stale
+        self.step_pause = 0.05  # seconds between AI steps beyond the animations (attract mode: more)
+        self.listeners: list = []  # callables given each batch of events (the attract mode's director)
         self.base.win.set_clear_color((0.12, 0.13, 0.12, 1))
         lens = self.base.cam.node().get_lens()
         lens.set_fov(40)
@@ -172,6 +187,8 @@ class DinkyDauApp:
             self._mouse_drag()
             self.camera.update(dt)
             self._mouse_hover()
+        if self.scene is not None:
+            self.scene.effects.update()
         if self.hud is not None:
             dots = "." * (1 + int(time.monotonic() * 3) % 3)
             self.hud.set_busy(f"engine thinking{dots}" if self.link.busy else "")
@@ -370,14 +387,44 @@ class DinkyDauApp:
                 "side": self.viewing}
 
     def start_game(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
-                   seed: int | None = None) -> None:
+                   seed: int | None = None, extra: dict | None = None) -> None:
+        self.close_game()
         params = self._new_params(scenario, side, mode, threat, seed)
+        params.update(extra or {})
         self._ensure_hud_message(f"Setting up {scenario}...")
-        self.link.request("game.new", params, self._on_new, self._on_error)
+        self.link.request("game.new", params, self._cb(self._on_new), self._on_error)
+
+    def close_game(self) -> None:
+        """Forget the current game (the engine frees it); answers still on their way are dropped."""
+        self.generation += 1
+        self.base.task_mgr.remove("advance")
+        if self.pending is not None:
+            self._clear_pending()
+        if self.game is not None and not self.link.dead:
+            self.link.request("game.close", {"game": self.game}, None, lambda fault: None)
+        self.game = None
+
+    def _cb(self, fn):
+        """Wrap a callback so it runs only if no other game has started since the request was made."""
+        gen = self.generation
+
+        def run(*args):
+            if gen == self.generation and not self.closing:
+                fn(*args)
+        return run
+
+    def _later(self, seconds: float, fn) -> None:
+        gen = self.generation
+
+        def run(task):
+            if gen == self.generation and not self.closing:
+                fn()
+        self.base.task_mgr.do_method_later(max(seconds, 0.0), run, "advance")
 
     def open_game_sync(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
                        seed: int | None = None) -> None:
         """Start a game with blocking calls (screenshots, scripts); the table is ready on return."""
+        self.close_game()
         params = self._new_params(scenario, side, mode, threat, 1 if seed is None else seed)
         result = self.link.call("game.new", **params)
         self._on_new(result, advance=False)
@@ -446,21 +493,23 @@ class DinkyDauApp:
         to_act = v.get("to_act")
         if to_act is None or not self.human(to_act):
             self.hud.set_prompt("The enemy is moving..." if to_act else "")
-            self.link.request("game.step", {"game": self.game, "side": self.viewing or "allied"}, self._on_step, self._on_error)
+            self.link.request("game.step", {"game": self.game, "side": self.viewing or "allied"},
+                              self._cb(self._on_step), self._on_error)
             return
         if self.mode == "hotseat" and to_act != self.viewing:
             self._hand_over(to_act)
             return
         self.viewing = to_act
-        self.link.request("game.view", {"game": self.game, "side": to_act}, self._on_view, self._on_error)
-        self.link.request("game.actions", {"game": self.game, "side": to_act}, self._on_actions, self._on_error)
+        self.link.request("game.view", {"game": self.game, "side": to_act}, self._cb(self._on_view), self._on_error)
+        self.link.request("game.actions", {"game": self.game, "side": to_act}, self._cb(self._on_actions),
+                          self._on_error)
 
     def _on_step(self, result: dict) -> None:
         events = result.get("events", [])
         wait = self.handle_events(events)
         if self.viewing:
             self.link.request("game.view", {"game": self.game, "side": self.viewing},
-                              lambda v: self._after_step(v, wait, bool(events)), self._on_error)
+                              self._cb(lambda v: self._after_step(v, wait, bool(events))), self._on_error)
         else:
             self._after_step(result["view"], wait, bool(events))
 
@@ -469,7 +518,7 @@ class DinkyDauApp:
         if not progressed and not self.human(view.get("to_act")) and not view.get("over"):
             # the engine had nothing to do: ask again shortly rather than spin
             wait = max(wait, 0.5)
-        self.base.task_mgr.do_method_later(max(wait, 0.05), lambda task: self.advance(), "advance")
+        self._later(max(wait, self.step_pause, 0.05), self.advance)
 
     def _on_actions(self, result: dict) -> None:
         self.actions = result.get("actions", [])
@@ -504,10 +553,13 @@ class DinkyDauApp:
 
     # -- events ----------------------------------------------------------------------------------
     def handle_events(self, events: list[dict]) -> float:
-        """Log every event in plain words, animate the ones the client knows; seconds of animation."""
+        """Log every event in plain words and show it on the table, one after another; the rolls go to
+        the dice tray. Returns the seconds the effects take (the next step waits for them)."""
         from game.client.hud import SIDE_INK
 
         t = 0.0
+        rolls = []
+        names = {e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])}
         for ev in events:
             text = ev.get("text") or ev.get("type", "event")
             if ev.get("clause"):
@@ -518,16 +570,32 @@ class DinkyDauApp:
             self.hud.log(text, color)
             self.log_history.append(text)
             kind = ev.get("type")
-            if kind == "move":
+            if kind in ("move", "retreat"):
                 dur = 0.0
                 for s in ev.get("stands", []):
                     if "to" in s:
                         dur = max(dur, self.scene.pieces.animate_move(s["id"], s["to"], s.get("from"), delay=t))
+                self.scene.effects.play(ev, dur)
                 t = max(t, dur)
             elif kind == "roll":
-                self.hud.show_dice(ev)
+                rolls.append(ev)
             elif kind == "game_over":
                 self.view["over"] = True
+            else:
+                t += self.scene.effects.play(ev, t)
+            if kind in BANNER_EVENTS:
+                self.hud.banner(*BANNER_EVENTS[kind])
+            elif kind == "eliminated":
+                self.hud.banner(f"{names.get(ev.get('element'), ev.get('element'))} eliminated",
+                                (1.0, 0.45, 0.35, 1))
+            elif kind == "assault_result" and ev.get("winner"):
+                self.hud.banner(f"{names.get(ev['winner'], ev['winner'])} wins the assault", (1.0, 0.82, 0.35, 1))
+        if rolls:
+            self.hud.show_rolls(rolls)
+        if len(self.log_history) > 2000:
+            del self.log_history[:-1000]
+        for listener in list(self.listeners):
+            listener(events)
         return t
 
     def _on_error(self, fault) -> None:
@@ -630,48 +698,147 @@ class DinkyDauApp:
         return f"{label}{extra}  [{a.get('clause', '')}]"
 
     def choose_action(self, action: dict) -> None:
-        """Start filling in an action's parameters, one at a time, on the table."""
+        """Start filling in an action's parameters, one at a time, on the table: whom or what first (a
+        highlighted stand or feature), then where (a point), then which way (an angle or a corridor)."""
         self.cancel()
-        self.pending = {"action": action, "values": {},
-                        "todo": list((action.get("params") or {}).items())}
+        params = list((action.get("params") or {}).items())
+        params.sort(key=lambda kv: PARAM_ORDER.get(kv[1].get("kind"), 4))
+        self.pending = {"action": action, "values": {}, "todo": params}
         self._next_param()
 
+    def _names(self) -> dict[str, str]:
+        names = {s["id"]: s.get("name", s["id"]) for s in self.view.get("stands", [])}
+        names.update({e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])})
+        for f in self.view.get("scenario", {}).get("features") or []:
+            names.setdefault(str(f.get("id")), f"{f.get('type', 'feature')} {f.get('id')}".replace("_", " "))
+        return names
+
+    def _param_tool_clear(self) -> None:
+        p = self.pending
+        if p is not None and p.get("tool") is not None:
+            p.pop("tool").destroy()
+        self.scene.pieces.clear_highlight()
+        for node in self.overlay_nodes:
+            node.remove_node()
+        self.overlay_nodes = []
+
     def _next_param(self) -> None:
-        from game.client.tools import MoveGhost
+        from game.client.tools import AimArc, MoveGhost, PointPicker, SegmentPicker
 
         p = self.pending
         if p is None:
             return
+        self._param_tool_clear()
         if not p["todo"]:
             self._before_act()
             return
         name, spec = p["todo"][0]
         kind = spec.get("kind")
         a = p["action"]
-        if spec.get("optional") and kind not in ("point", "angle", "stand", "element"):
+        if spec.get("optional") and kind not in ("point", "angle", "stand", "element", "segment", "feature"):
             p["todo"].pop(0)  # an optional parameter this client does not set (e.g. per-stand placements)
             self._next_param()
             return
+        if kind == "segment" and spec.get("optional") and any(
+                s2.get("kind") == "angle" and n2 in p["values"] for n2, s2 in (a.get("params") or {}).items()):
+            p["todo"].pop(0)  # a corridor is the alternative to an arc already aimed
+            self._next_param()
+            return
+        element = a.get("element")
+        pieces = self.scene.pieces
+        label = a.get("label") or a.get("type")
         if kind == "point":
-            if a.get("element") and a["element"] in self.scene.pieces.elements:
-                p["ghost"] = MoveGhost(self.scene.overlays, self.scene.pieces, a["element"], spec.get("max"),
-                                       self.scene.table.height_at, spec.get("from"))
-            self.hud.set_prompt(f"{a.get('label')}: click where to go"
-                                + (f' (up to {spec["max"]:g}")' if spec.get("max") else "")
-                                + "   Esc: cancel")
+            if name in ("to",) and element in pieces.elements:
+                if "ghost" not in p:
+                    p["ghost"] = MoveGhost(self.scene.overlays, pieces, element, spec.get("max"),
+                                           self.scene.table.height_at, spec.get("from"))
+                self.hud.set_prompt(f"{label}: click where to go"
+                                    + (f' (up to {spec["max"]:g}")' if spec.get("max") else "") + "   Esc: cancel")
+            else:
+                c = pieces.element_centre(element) if element in pieces.elements else None
+                centre = tuple(spec["from"][:2]) if spec.get("from") else ((c.x, c.y) if c is not None else None)
+                radius = 1.5 if a.get("type") == "area_fire" else 0.6
+                p["tool"] = PointPicker(self.scene.overlays, self.scene.table.height_at, centre, spec.get("max"),
+                                        radius)
+                self.hud.set_prompt(f"{label}: click the point" + (f' (within {spec["max"]:g}")' if spec.get("max")
+                                                                  else "") + "   Esc: cancel")
         elif kind == "angle":
-            self.hud.set_prompt("Click to set the facing" + ("   Enter: keep as it is" if spec.get("optional")
-                                                             else "") + "   Esc: cancel")
+            alt = next((n2 for n2, s2 in p["todo"][1:] if s2.get("kind") == "segment"), None)
+            if p.get("ghost") is None and element in pieces.elements:
+                c = pieces.element_centre(element)
+                p["tool"] = AimArc(self.scene.overlays, c, 24.0 if a.get("type") == "set_overwatch" else 6.0,
+                                   90.0 if a.get("type") == "set_overwatch" else 30.0)
+                if spec.get("default") is not None:
+                    p["tool"].arc.set_h(float(spec["default"]))
+            words = "Click (or drag) toward where to look" if p.get("ghost") is None else "Click to set the facing"
+            keep = "   Enter: keep as it is" if spec.get("optional") else ""
+            self.hud.set_prompt(f"{words}{keep}   Esc: cancel")
+            if alt is not None:
+                self.hud.show_panel(label, "Aim the 90° arc with the mouse and click, or watch a corridor instead.",
+                                    [("Aim the arc: click a direction", lambda: None, False),
+                                     ("A corridor instead: click two points", self._corridor_instead, True),
+                                     ("Keep the facing (Enter)", lambda: self.fill_param(None), True),
+                                     ("Cancel", self.cancel, True)])
+        elif kind == "segment":
+            p["tool"] = SegmentPicker(self.scene.overlays, self.scene.table.height_at)
+            self.hud.set_prompt("Corridor: click its start, then its end (2\" wide)   Esc: cancel")
         elif kind in ("stand", "element"):
             choices = spec.get("choices") or []
-            names = {s["id"]: s.get("name", s["id"]) for s in self.view.get("stands", [])}
-            names.update({e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])})
-            self.hud.show_panel(f"{a.get('label')}", f"choose the {name}:",
+            names = self._names()
+            stands = []
+            for c in choices:
+                stands += pieces.elements[c]["stands"] if c in pieces.elements and kind == "element" else [c]
+            pieces.highlight(stands)
+            self.hud.show_panel(f"{label}", f"choose the {name}:",
                                 [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
                                 + [("Cancel", self.cancel, True)])
-            self.hud.set_prompt(f"Pick the {name}: a button or its stand on the table   Esc: cancel")
+            self.hud.set_prompt(f"Pick the {name}: click a ringed stand (or a button)   Esc: cancel")
+        elif kind == "feature":
+            choices = [str(c) for c in spec.get("choices") or []]
+            names = self._names()
+            self._outline_features(choices)
+            self.hud.show_panel(f"{label}", f"choose the {name}:",
+                                [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
+                                + [("Cancel", self.cancel, True)])
+            self.hud.set_prompt(f"Pick the {name}: click an outlined building (or a button)   Esc: cancel")
         else:
             self.hud.set_prompt(f"This action needs a '{kind}' the client cannot set yet")
+
+    def _outline_features(self, ids: list[str]) -> None:
+        from game.client import geom
+        from game.client.table import _polys, feature_shape
+
+        feats = {str(f.get("id")): f for f in self.view.get("scenario", {}).get("features") or []}
+        h = self.scene.table.height_at
+        for fid in ids:
+            if fid not in feats:
+                continue
+            for poly in _polys(feature_shape(feats[fid]).buffer(0.4)):
+                pts = [(x, y, h(x, y) + 0.3) for x, y in poly.exterior.coords]
+                node = geom.lines(f"feature-{fid}", [pts], (1.0, 0.35, 0.25, 1.0), 5)
+                node.reparent_to(self.scene.overlays)
+                self.overlay_nodes.append(node)
+
+    def _feature_at(self, x: float, y: float, choices: list[str]) -> str | None:
+        from shapely.geometry import Point
+
+        from game.client.table import feature_shape
+
+        feats = {str(f.get("id")): f for f in self.view.get("scenario", {}).get("features") or []}
+        best = None
+        for fid in choices:
+            if fid in feats:
+                d = feature_shape(feats[fid]).distance(Point(x, y))
+                if d <= 1.0 and (best is None or d < best[0]):
+                    best = (d, fid)
+        return None if best is None else best[1]
+
+    def _corridor_instead(self) -> None:
+        p = self.pending
+        if p is None or not p["todo"] or p["todo"][0][1].get("kind") != "angle":
+            return
+        p["todo"].pop(0)
+        self._next_param()
 
     def fill_param(self, value) -> None:
         p = self.pending
@@ -680,8 +847,6 @@ class DinkyDauApp:
         name, spec = p["todo"].pop(0)
         if value is not None:
             p["values"][name] = value
-        if spec.get("kind") != "point" and spec.get("kind") != "angle" and "ghost" in p:
-            pass
         self._next_param()
 
     def _before_act(self) -> None:
@@ -689,30 +854,34 @@ class DinkyDauApp:
         action = dict(p["action"])
         action.update(p["values"])  # each parameter's value under its own name, beside the spec
         p["final"] = action
-        targeted = any(w in str(action.get("type", "")) for w in TARGET_WORDS) or any(
-            (spec.get("kind") in ("stand", "element")) for spec in (p["action"].get("params") or {}).values())
+        kind = str(action.get("type", ""))
+        targeted = kind in PREVIEWABLE or (kind not in NOT_PREVIEWABLE and (
+            any(w in kind for w in TARGET_WORDS) or any(
+                (spec.get("kind") in ("stand", "element")) for spec in (p["action"].get("params") or {}).values())))
         if targeted and self.preview_supported:
             self.hud.set_prompt("asking the engine for the odds...")
             self.link.request("game.preview", {"game": self.game, "side": self.viewing, "action": action},
-                              self._on_preview, self._on_preview_error)
+                              self._cb(self._on_preview), self._on_preview_error)
         else:
             self.send_action(action)
 
     def _on_preview(self, result: dict) -> None:
+        from game.client.hud import _pct, describe_odds
+
         if self.pending is None:
             return
-        lines = []
-        for k, v in result.items():
-            if k in ("clause", "text"):
-                continue
-            lines.append(f"{k.replace('_', ' ')}: {v if not isinstance(v, float) else round(v, 2)}")
-        text = result.get("text") or ", ".join(lines)
+        text = describe_odds(result, self._names())
         if result.get("clause"):
-            text += f"  [{result['clause']}]"
+            text += f"\n[{result['clause']}]"
         a = self.pending["final"]
-        self.hud.show_panel(a.get("label", "Confirm"), _short(text, 400),
+        self.pending["odds"] = result
+        labels = {sid: f"{_pct(st.get('p_removed'))} lost" for sid, st in (result.get("stands") or {}).items()
+                  if isinstance(st, dict) and (st.get("p_hit") or 0) > 0}
+        if labels:
+            self.scene.pieces.highlight(list(labels), labels=labels)
+        self.hud.show_panel(a.get("label", "Confirm"), _short(text, 700),
                             [(f"Confirm ({a.get('cost', 0)} CP)", self.confirm, True), ("Cancel", self.cancel, True)])
-        self.hud.set_prompt("Enter: confirm   Esc: cancel")
+        self.hud.set_prompt("The odds, from the engine.   Enter: confirm   Esc: cancel")
         self.pending["confirm"] = True
 
     def _on_preview_error(self, fault) -> None:
@@ -725,7 +894,8 @@ class DinkyDauApp:
             self.preview_supported = False
         if self.pending is not None:
             a = self.pending["final"]
-            self.hud.show_panel(a.get("label", "Confirm"), f"cost {a.get('cost', 0)} CP (no odds from the engine)",
+            why = "no odds from the engine" if fault.code != 1 else f"the engine says: {fault.reason}"
+            self.hud.show_panel(a.get("label", "Confirm"), f"cost {a.get('cost', 0)} CP ({why})",
                                 [("Confirm", self.confirm, True), ("Cancel", self.cancel, True)])
             self.pending["confirm"] = True
 
@@ -742,7 +912,7 @@ class DinkyDauApp:
         self._clear_pending()
         self.hud.set_prompt("")
         self.link.request("game.act", {"game": self.game, "side": self.viewing, "action": action},
-                          self._on_acted, self._on_act_error)
+                          self._cb(self._on_acted), self._on_act_error)
 
     def _on_acted(self, result: dict) -> None:
         wait = self.handle_events(result.get("events", []))
@@ -750,7 +920,7 @@ class DinkyDauApp:
         self.actions = []
         self._refresh_panel()
         self.autosave()
-        self.base.task_mgr.do_method_later(max(wait, 0.05), lambda task: self.advance(), "advance")
+        self._later(max(wait, 0.05), self.advance)
 
     def _on_act_error(self, fault) -> None:
         self._on_error(fault)
@@ -769,8 +939,11 @@ class DinkyDauApp:
                 return
 
     def _clear_pending(self) -> None:
-        if self.pending is not None and self.pending.get("ghost") is not None:
-            self.pending["ghost"].destroy()
+        if self.pending is not None:
+            if self.scene is not None:
+                self._param_tool_clear()
+            if self.pending.get("ghost") is not None:
+                self.pending["ghost"].destroy()
         self.pending = None
 
     def cancel(self) -> None:
@@ -807,19 +980,35 @@ class DinkyDauApp:
         if p is not None and p["todo"]:
             name, spec = p["todo"][0]
             kind = spec.get("kind")
+            tool = p.get("tool")
             if kind == "point" and ground is not None:
-                ghost = p.get("ghost")
-                target = ghost.follow(*ground) if ghost else ground
+                if tool is not None:
+                    target = tool.follow(*ground)
+                else:
+                    ghost = p.get("ghost")
+                    target = ghost.follow(*ground) if ghost else ground
                 self.fill_param([round(target[0], 2), round(target[1], 2)])
             elif kind == "angle" and ground is not None:
                 ghost = p.get("ghost")
-                facing = ghost.aim(*ground) if ghost else 0.0
+                aim = ghost if ghost is not None else tool
+                facing = aim.aim(*ground) if aim is not None else 0.0
                 self.fill_param(round(facing, 1))
+            elif kind == "segment" and ground is not None and tool is not None:
+                tool.follow(*ground)
+                seg = tool.click(*ground)
+                if seg is not None:
+                    self.fill_param(seg)
+                else:
+                    self.hud.set_prompt("Corridor: now click its end   Esc: cancel")
             elif kind in ("stand", "element") and hit is not None and hit[0] == "stand":
                 sid = hit[1]
                 value = sid if kind == "stand" else self.scene.pieces.stands[sid].element
                 if value in (spec.get("choices") or []):
                     self.fill_param(value)
+            elif kind == "feature" and ground is not None:
+                fid = self._feature_at(*ground, [str(c) for c in spec.get("choices") or []])
+                if fid is not None:
+                    self.fill_param(fid)
             return
         if hit is not None and hit[0] == "stand":
             self.select_element(self.scene.pieces.stands[hit[1]].element)
@@ -828,7 +1017,7 @@ class DinkyDauApp:
 
     def _mouse_hover(self) -> None:
         p = self.pending
-        if self.tool is None and (p is None or "ghost" not in p or not p["todo"]):
+        if self.tool is None and (p is None or not p["todo"] or ("ghost" not in p and p.get("tool") is None)):
             return
         ground = self.ground_point()
         if ground is None:
@@ -836,11 +1025,23 @@ class DinkyDauApp:
         if self.tool == "tape":
             self.tool_state["tape"].update(*ground)
         elif p is not None and p["todo"]:
-            kind = p["todo"][0][1].get("kind")
-            if kind == "point":
-                p["ghost"].follow(*ground)
-            elif kind == "angle":
-                p["ghost"].aim(*ground)
+            self.hover_at(*ground)
+
+    def hover_at(self, x: float, y: float) -> None:
+        """The mouse is over the table at (x, y): the parameter being filled follows it."""
+        p = self.pending
+        if p is None or not p["todo"]:
+            return
+        kind = p["todo"][0][1].get("kind")
+        tool, ghost = p.get("tool"), p.get("ghost")
+        if kind == "point":
+            (tool or ghost).follow(x, y) if (tool or ghost) is not None else None
+        elif kind == "angle":
+            aim = ghost if ghost is not None else tool
+            if aim is not None:
+                aim.aim(x, y)
+        elif kind == "segment" and tool is not None:
+            tool.follow(x, y)
 
     # -- tools -----------------------------------------------------------------------------------
     def toggle_tool(self, tool: str) -> None:

@@ -37,6 +37,143 @@ Game     Enter: confirm      P: pass the impulse (when allowed)
 """
 
 
+DIE_HIT = (0.45, 0.9, 0.45, 1)
+DIE_MISS = (0.9, 0.42, 0.36, 1)
+DIE_NEUTRAL = (0.95, 0.95, 0.9, 1)
+
+
+def _short(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def die_scored(d, need, result, n_dice: int) -> bool | None:
+    """Did this die score? From the event's own pass/fail for a single die, else against ``need`` with a
+    natural 6 always and a natural 1 never (G-31); None when the roll has no score to beat (a total)."""
+    if not isinstance(d, int | float):
+        return None
+    if n_dice == 1 and result in ("pass", "fail"):
+        return result == "pass"
+    if not isinstance(need, int | float):
+        return None
+    return d == 6 or (d != 1 and d >= need)
+
+
+def roll_rows(events: list[dict]) -> list[dict]:
+    """Group ``roll`` events into dice-tray rows (consecutive rolls of one purpose, side and element)."""
+    rows: list[dict] = []
+    for ev in events:
+        if ev.get("type", "roll") != "roll":
+            continue
+        dice = list(ev.get("dice") or [])
+        need = ev.get("need", ev.get("target"))
+        purpose = str(ev.get("purpose", "roll")).replace("_", " ")
+        key = (purpose, ev.get("side"), ev.get("element"), need)
+        marks = [(d, die_scored(d, need, ev.get("result"), len(dice))) for d in dice]
+        mods = ", ".join(f"{m.get('name')} {m.get('value'):+}" + (f" ({m['clause']})" if m.get("clause") else "")
+                         for m in ev.get("modifiers") or [] if isinstance(m.get("value"), int | float))
+        if rows and rows[-1]["key"] == key and not mods and not rows[-1]["mods"] and len(rows[-1]["dice"]) < 28:
+            row = rows[-1]
+            row["dice"].extend(marks)
+            row["results"].append(ev.get("result"))
+        else:
+            side = SIDE_NAME.get(ev.get("side"), ev.get("side") or "")
+            row = {"key": key, "dice": marks, "results": [ev.get("result")], "mods": mods,
+                   "title": f"{side}: {purpose}" if side else purpose.capitalize(),
+                   "ink": SIDE_INK.get(ev.get("side"), INK), "need_value": need, "purpose": purpose}
+            rows.append(row)
+        row["need"] = f"need {need}+" if isinstance(need, int | float) else ""
+        if ev.get("clause"):
+            row["need"] += f"  [{str(ev['clause']).split(';')[0]}]"
+        row["summary"] = _roll_summary(row)
+    return rows
+
+
+def _roll_summary(row: dict) -> str:
+    scored = [ok for _, ok in row["dice"] if ok is not None]
+    results = row["results"]
+    n = len(row["dice"])
+    if all(r in ("pass", "fail") for r in results):
+        passed = sum(1 for r in results if r == "pass")
+        if len(results) == 1:
+            word = {"save": "saved", "look out sir": "deflected"}.get(row["purpose"].lower(), "passed")
+            miss = {"save": "not saved", "look out sir": "it stands"}.get(row["purpose"].lower(), "failed")
+            return word.upper() if passed else miss.upper()
+        if row["purpose"].lower() == "save":
+            return f"{passed} of {len(results)} saved"
+        return f"{passed} of {len(results)} passed"
+    if scored:
+        hits = sum(1 for ok in scored if ok)
+        if len(results) == 1 and isinstance(results[0], int) and not isinstance(results[0], bool):
+            hits = results[0]
+        return f"{hits} hit{'s' if hits != 1 else ''} of {n} {'die' if n == 1 else 'dice'}"
+    if len(results) == 1 and results[0] is not None:
+        return f"= {results[0]}"
+    return ""
+
+
+def _pct(p) -> str:
+    if not isinstance(p, int | float):
+        return "?"
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.01:
+        return "<1%"
+    if p > 0.99:
+        return ">99%"
+    return f"{p * 100:.0f}%"
+
+
+def _dist_ge(dist: dict | None, k: int) -> float:
+    return sum(float(p) for n, p in (dist or {}).items() if int(n) >= k)
+
+
+def describe_odds(r: dict, names: dict[str, str] | None = None) -> str:
+    """A ``game.preview`` answer in plain words: the chance of a hit, hits expected, a casualty ring, a
+    stand lost, the target pinned (assaults: stall / win / lose; grenades: lands, then as fire)."""
+    names = names or {}
+    if "if_it_lands" in r:
+        inner = describe_odds(r["if_it_lands"], names)
+        return f"The grenade lands: {_pct(r.get('p_lands'))}\nIf it lands:\n{inner}"
+    if "p_attacker_wins" in r:
+        lines = []
+        if r.get("volley"):
+            v = r["volley"]
+            lines.append(f"Their volley first: at least one hit on you {_pct(_dist_ge(v.get('hits'), 1))}")
+        lines += [f"The assault stalls at 2\" (you are pinned): {_pct(r.get('p_stall'))}",
+                  f"You win the melee: {_pct(r.get('p_attacker_wins'))}",
+                  f"They win: {_pct(r.get('p_defender_wins'))}"]
+        if r.get("note"):
+            lines.append(str(r["note"]))
+        return "\n".join(lines)
+    if "hits" not in r:
+        return ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in r.items() if not isinstance(v, dict | list))
+    groups = r.get("groups") or []
+    pool = " + ".join(f"{g.get('dice')} dice at {g.get('need')}+" for g in groups) or f"{r.get('dice')} dice"
+    lines = [f"{pool}   (about {float(r.get('expected_hits', 0)):.1f} hits expected)"]
+    mods = sorted({f"{m.get('name')} {m.get('value'):+}" for g in groups for m in g.get("modifiers") or []
+                   if isinstance(m.get("value"), int | float)})
+    if mods:
+        lines.append("modifiers: " + ", ".join(mods))
+    lines.append(f"At least one hit: {_pct(_dist_ge(r.get('hits'), 1))}")
+    lines.append(f"A casualty ring: {_pct(_dist_ge(r.get('rings'), 1))}")
+    lost = r.get("stands_lost")
+    line = f"A stand lost: {_pct(_dist_ge(lost, 1))}"
+    if _dist_ge(lost, 2) >= 0.005:
+        line += f"   (two or more: {_pct(_dist_ge(lost, 2))})"
+    lines.append(line)
+    for eid, e in sorted((r.get("elements") or {}).items()):
+        who = names.get(eid, eid)
+        if e.get("already_pinned"):
+            lines.append(f"{who} retreats (already pinned): {_pct(e.get('p_retreat'))}")
+        else:
+            lines.append(f"{who} pinned: {_pct(e.get('p_pinned'))}")
+        if (e.get("p_eliminated") or 0) >= 0.005:
+            lines.append(f"{who} wiped out: {_pct(e.get('p_eliminated'))}")
+    return "\n".join(lines)
+
+
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.fill(line, width) if line else "" for line in text.splitlines())
 
@@ -76,6 +213,16 @@ class Hud:
                                  "T: top view   F5/F9: save/load", pos=(0, 0.04), scale=0.032, fg=DIM,
                                  shadow=(0, 0, 0, 1), mayChange=True)
         self.dice_frame: DirectFrame | None = None
+        self.banner_text = OnscreenText(parent=self.root, text="", pos=(0, 0.55), scale=0.13, fg=ACCENT,
+                                        shadow=(0, 0, 0, 1), mayChange=True)
+        self.banner_text.hide()
+        self.caption_frame = DirectFrame(parent=self.bottom, frameColor=(0.03, 0.04, 0.03, 0.8),
+                                         frameSize=(-1.7, 1.7, -0.02, 0.2), pos=(0, 0, 0.26))
+        self.caption = OnscreenText(parent=self.caption_frame, text="", pos=(0, 0.06), scale=0.085, fg=INK,
+                                    shadow=(0, 0, 0, 1), mayChange=True)
+        self.caption_sub = OnscreenText(parent=self.caption_frame, text="", pos=(0, -0.1), scale=0.05, fg=ACCENT,
+                                        shadow=(0, 0, 0, 1), mayChange=True)
+        self.caption_frame.hide()
         self.overlay: DirectFrame | None = None
         self.help_frame: DirectFrame | None = None
         self.apply_scale()
@@ -157,41 +304,75 @@ class Hud:
         self.prompt.setText(text)
 
     # -- dice ------------------------------------------------------------------------------------
-    def show_dice(self, event: dict, seconds: float = 6.0) -> None:
+    def show_dice(self, event: dict, seconds: float = 10.0) -> None:
+        """One roll on its own (kept for callers that show a single event)."""
+        self.show_rolls([event], seconds)
+
+    def show_rolls(self, events: list[dict], seconds: float = 10.0) -> None:
+        """The rolls of one action, as rows of dice: each die green when it scored, red when it did
+        not, with the score needed, the modifiers and their clauses, and the result in words. Rolls of
+        the same kind in a row (a stand's saves, say) share one row, so a pool reads as a pool."""
+        rows = roll_rows(events)[-5:]
+        if not rows:
+            return
         if self.dice_frame is not None:
             self.dice_frame.destroy()
-        f = DirectFrame(parent=self.dice_anchor, frameColor=PANEL, frameSize=(-0.75, 0.75, -0.05, 0.36),
-                        pos=(-0.79, 0, 0.12))
-        purpose = str(event.get("purpose", "roll")).replace("_", " ")
-        title = f"{purpose.capitalize()}"
-        if event.get("side"):
-            title = f"{SIDE_NAME.get(event['side'], event['side'])}: {title}"
-        OnscreenText(parent=f, text=title, pos=(0, 0.3), scale=0.04, fg=INK)
-        dice = list(event.get("dice") or [])[:12]
-        target = event.get("target")
-        x0 = -0.07 * (len(dice) - 1)
-        for k, d in enumerate(dice):
-            ok = isinstance(target, int | float) and isinstance(d, int | float) and d >= target
-            DirectFrame(parent=f, frameColor=(0.95, 0.95, 0.9, 1) if ok or target is None else (0.7, 0.7, 0.68, 1),
-                        frameSize=(-0.05, 0.05, -0.05, 0.05), pos=(x0 + 0.14 * k, 0, 0.2))
-            OnscreenText(parent=f, text=str(d), pos=(x0 + 0.14 * k, 0.185), scale=0.05, fg=(0.1, 0.1, 0.1, 1))
-        mods = ", ".join(f"{m.get('name')} {m.get('value'):+}" + (f" [{m['clause']}]" if m.get("clause") else "")
-                         for m in event.get("modifiers") or [] if isinstance(m.get("value"), int | float))
-        lines = []
-        if target is not None:
-            lines.append(f"target {target}" + (f"   result: {event.get('result')}" if event.get("result") else ""))
-        if mods:
-            lines.append(mods)
-        if event.get("clause"):
-            lines.append(f"[{event['clause']}]")
-        OnscreenText(parent=f, text=_wrap("\n".join(lines), 70), pos=(0, 0.09), scale=0.03, fg=DIM)
+        width = 1.56
+        heights = [0.2 + (0.045 if r["mods"] else 0.0) + 0.07 * ((len(r["dice"]) - 1) // 14) for r in rows]
+        total = sum(heights) + 0.03
+        f = DirectFrame(parent=self.dice_anchor, frameColor=PANEL, frameSize=(-width, 0, 0, total),
+                        pos=(-0.02, 0, 0.1))
+        y = total - 0.015
+        for r, h in zip(rows, heights, strict=True):
+            OnscreenText(parent=f, text=r["title"], pos=(-width + 0.03, y - 0.04), scale=0.036,
+                         fg=r["ink"], align=p3d.TextNode.A_left)
+            OnscreenText(parent=f, text=r["summary"], pos=(-0.03, y - 0.04), scale=0.036, fg=ACCENT,
+                         align=p3d.TextNode.A_right)
+            for k, (d, ok) in enumerate(r["dice"]):
+                cx = -width + 0.07 + 0.085 * (k % 14)
+                cy = y - 0.11 - 0.07 * (k // 14)
+                fill = DIE_NEUTRAL if ok is None else DIE_HIT if ok else DIE_MISS
+                DirectFrame(parent=f, frameColor=fill, frameSize=(-0.034, 0.034, -0.034, 0.034), pos=(cx, 0, cy))
+                OnscreenText(parent=f, text=str(d), pos=(cx, cy - 0.016), scale=0.046, fg=(0.08, 0.08, 0.08, 1))
+            dy = y - 0.11 - 0.07 * ((len(r["dice"]) - 1) // 14)
+            OnscreenText(parent=f, text=r["need"], pos=(-width + 0.1 + 0.085 * min(len(r["dice"]), 14), dy - 0.014),
+                         scale=0.032, fg=DIM, align=p3d.TextNode.A_left)
+            if r["mods"]:
+                OnscreenText(parent=f, text=_short(r["mods"], 95), pos=(-width + 0.03, dy - 0.08), scale=0.028,
+                             fg=DIM, align=p3d.TextNode.A_left)
+            y -= h
         self.dice_frame = f
-        self.app.taskMgr.do_method_later(seconds, self._hide_dice, "hide-dice", extraArgs=[f])
+        self._later(seconds, self._hide_dice, "dice", f)
 
     def _hide_dice(self, frame) -> None:
         if self.dice_frame is frame:
             frame.destroy()
             self.dice_frame = None
+
+    def _later(self, seconds: float, fn, tag: str, *args) -> None:
+        name = f"hud-{id(self)}-{tag}"
+        self.app.taskMgr.remove(name)
+        self.app.taskMgr.do_method_later(seconds, lambda task: fn(*args), name)
+
+    # -- banners and captions --------------------------------------------------------------------
+    def banner(self, text: str, color=ACCENT, seconds: float = 2.5) -> None:
+        """A big word across the upper middle of the screen (AMBUSH!, CLOSE ASSAULT, a unit eliminated)."""
+        self.banner_text.setText(text)
+        self.banner_text.setFg(color)
+        self.banner_text.show()
+        self._later(seconds, self.banner_text.hide, "banner")
+
+    def set_caption(self, text: str, sub: str = "") -> None:
+        """Attract mode: a caption big enough to read across a room, and a line under it."""
+        if not text and not sub:
+            self.caption_frame.hide()
+            return
+        self.caption.setText(_wrap(text, 44))
+        self.caption_sub.setText(sub)
+        rows = max(1, self.caption.textNode.get_num_rows())
+        self.caption_frame["frameSize"] = (-1.7, 1.7, -0.02, 0.1 + 0.085 * rows)
+        self.caption.set_pos(0, 0.085 * rows - 0.035)
+        self.caption_frame.show()
 
     # -- overlays --------------------------------------------------------------------------------
     def show_overlay(self, title: str, body: str, buttons: list[tuple[str, Callable[[], None]]],
@@ -231,11 +412,15 @@ class Hud:
         self.help_frame = f
 
     def destroy(self) -> None:
+        for tag in ("dice", "banner"):
+            self.app.taskMgr.remove(f"hud-{id(self)}-{tag}")
         self.hide_overlay()
         if self.help_frame is not None:
             self.help_frame.destroy()
         if self.dice_frame is not None:
             self.dice_frame.destroy()
+            self.dice_frame = None
+        self.caption_frame.destroy()
         for b in self.buttons:
             b.destroy()
         for a in self.anchors:

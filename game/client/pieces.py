@@ -24,7 +24,11 @@ SIDE_TOKEN = {"allied": "side_allied", "insurgent": "side_insurgent"}
 STATUS_MARKERS = ["pinned", "winded", "low_ammo", "overwatch", "stunned", "hold"]
 MARKER_MODELS = {"casualty": "casualty_token", "casualty_token": "casualty_token", "smoke": "smoke",
                  "target": "target_marker", "target_marker": "target_marker", "echo": "echo",
-                 "blind": "blind"}
+                 "blind": "blind", "dust_cloud": "smoke", "dust": "smoke"}
+SMOKE_KINDS = ("smoke", "dust_cloud", "dust")
+OVERWATCH_RANGE = 24.0  # inches drawn for an arc when the view gives no range (the open visual limit)
+OVERWATCH_COLOR = (1.0, 0.85, 0.25, 1.0)
+CHOICE_COLOR = (1.0, 0.35, 0.25, 1.0)
 BASE_H = 0.08
 
 
@@ -75,6 +79,10 @@ class Pieces:
         self.selection: p3d.NodePath | None = None
         self.selected: str | None = None
         self.highlight_choices: p3d.NodePath | None = None
+        self.overwatch: dict[str, p3d.NodePath] = {}
+        self.structures: dict[str, p3d.NodePath] = {}
+        self.features: dict[str, dict] = {}
+        self.intervals: dict[str, object] = {}
         self.labels_visible = True
         self.view: dict = {}
 
@@ -93,10 +101,13 @@ class Pieces:
                 self.place(piece, s["x"], s["y"], s.get("facing", 0.0))
             self._casualty_ring(piece, s)
         for sid in [k for k in self.stands if k not in seen]:
+            self._stop(sid)
             self.stands.pop(sid).node.remove_node()
         self._sync_blinds(view.get("blinds", []))
         self._sync_markers(view.get("markers", []))
         self._sync_element_markers()
+        self._sync_overwatch()
+        self._sync_structures(view.get("structures") or {})
         if self.selected and self.selected not in self.elements:
             self.select(None)
         elif self.selected:
@@ -205,7 +216,7 @@ class Pieces:
             key = MARKER_MODELS.get(kind, kind)
             if self.library.has(key):
                 model = self.library.instance(key, np_)
-                if kind == "smoke":
+                if kind in SMOKE_KINDS:
                     model.set_transparency(p3d.TransparencyAttrib.M_alpha)
                     model.set_alpha_scale(0.6)
                     model.set_bin("transparent", 10)
@@ -224,6 +235,101 @@ class Pieces:
             if m.get("label"):
                 text_node(str(m["label"]), 0.35, parent=np_).set_z(1.0)
             self.markers[str(m.get("id", len(self.markers)))] = np_
+
+    def _sync_overwatch(self) -> None:
+        """An Overwatch marker's zone on the table: its 90° arc out to range, or its 2" corridor."""
+        for np_ in self.overwatch.values():
+            np_.remove_node()
+        self.overwatch.clear()
+        for eid, e in self.elements.items():
+            ow = e.get("overwatch")
+            c = self.element_centre(eid)
+            if not isinstance(ow, dict) or c is None:
+                continue
+            node = self.root.attach_new_node(f"overwatch-{eid}")
+            if ow.get("kind") == "corridor" and ow.get("from") and ow.get("to"):
+                from game.client.effects import corridor_node
+
+                (x0, y0), (x1, y1) = ow["from"][:2], ow["to"][:2]
+                corridor_node(x0, y0, x1, y1, float(ow.get("width", 2.0)), self.height_at,
+                              (*OVERWATCH_COLOR[:3], 0.16)).reparent_to(node)
+            else:
+                facing = float(ow.get("facing", 0.0))
+                r = float(ow.get("range", OVERWATCH_RANGE))
+                arc_node(facing, r, OVERWATCH_COLOR, 0.13).reparent_to(node)
+                node.set_pos(c.x, c.y, c.z + 0.1)
+            self.overwatch[eid] = node
+
+    def _sync_structures(self, structures: dict) -> None:
+        """Rubble and breaches the engine reports (``structures``: feature id -> {state})."""
+        for np_ in self.structures.values():
+            np_.remove_node()
+        self.structures.clear()
+        for fid, info in sorted(structures.items()):
+            state = str((info or {}).get("state", "")) if isinstance(info, dict) else str(info)
+            f = self.features.get(fid)
+            if not state or f is None:
+                continue
+            from game.client.table import feature_shape
+
+            shape = feature_shape(f)
+            c = shape.centroid
+            node = self.root.attach_new_node(f"structure-{fid}")
+            node.set_pos(c.x, c.y, self.height_at(c.x, c.y))
+            color = (0.55, 0.52, 0.46, 1.0) if state == "rubble" else (0.25, 0.22, 0.2, 1.0)
+            import trimesh.creation as tc
+
+            minx, miny, maxx, maxy = shape.bounds
+            size = max(0.8, min(maxx - minx, maxy - miny) * (0.8 if state == "rubble" else 0.3))
+            for k in range(7 if state == "rubble" else 1):
+                a = k * 2.4
+                rr = 0.0 if k == 0 else size * 0.3
+                block = tc.box(extents=(size * 0.35, size * 0.3, 0.3 + 0.1 * (k % 3)))
+                block.apply_translation((rr * math.cos(a), rr * math.sin(a), 0.15))
+                node.attach_new_node(geom.trimesh_node("rubble", block, color))
+            text_node(state, 0.45, (0.95, 0.85, 0.6, 1), parent=node).set_z(1.8)
+            self.structures[fid] = node
+
+    def set_features(self, features: list[dict]) -> None:
+        self.features = {str(f.get("id")): f for f in features}
+
+    # -- legal choices ---------------------------------------------------------------------------
+    def highlight(self, stand_ids: list[str], color=CHOICE_COLOR, labels: dict[str, str] | None = None) -> None:
+        """Ring the stands a parameter may name (targets), with an optional word over each."""
+        self.clear_highlight()
+        self.highlight_choices = self.root.attach_new_node("choices")
+        for sid in stand_ids:
+            piece = self.stands.get(sid)
+            if piece is None:
+                continue
+            p = piece.node.get_pos()
+            r = max(piece.width, piece.depth) * 0.75
+            ring = geom.lines("choice", [geom.circle_points(0, 0, r, 0.1, 40)], color, 5.0)
+            ring.reparent_to(self.highlight_choices)
+            ring.set_pos(p)
+            fill = geom.disc("choice-fill", r, (*color[:3], 0.22))
+            fill.reparent_to(self.highlight_choices)
+            fill.set_pos(p.x, p.y, p.z + 0.09)
+            if labels and labels.get(sid):
+                text_node(labels[sid], 0.5, color, parent=self.highlight_choices).set_pos(p.x, p.y, p.z + 2.0)
+
+    def clear_highlight(self) -> None:
+        if self.highlight_choices is not None:
+            self.highlight_choices.remove_node()
+            self.highlight_choices = None
+
+    def destroy(self) -> None:
+        for sid in list(self.intervals):
+            self._stop(sid)
+        self.root.remove_node()
+
+    def _stop(self, sid: str) -> None:
+        ival = self.intervals.pop(sid, None)
+        if ival is not None:
+            ival.pause()
+        piece = self.stands.get(sid)
+        if piece is not None:
+            piece.animating = False
 
     # -- selection -------------------------------------------------------------------------------
     def select(self, element: str | None) -> None:
@@ -313,14 +419,31 @@ class Pieces:
         duration = min(1.6, 0.3 + dist * 0.06)
         h0 = piece.node.get_h()
         facing = h0 + ((facing - h0 + 180) % 360 - 180)
-        piece.animating = True
 
         def done():
             piece.animating = False
+            self.intervals.pop(stand_id, None)
 
         from direct.interval.IntervalGlobal import Func
 
-        Sequence(Wait(delay), LerpPosHprInterval(piece.node, duration, (x, y, self.height_at(x, y)),
-                                                 (facing, 0, 0), blendType="easeInOut"),
-                 Func(done)).start()
+        self._stop(stand_id)
+        piece.animating = True
+        ival = Sequence(Wait(delay), LerpPosHprInterval(piece.node, duration, (x, y, self.height_at(x, y)),
+                                                        (facing, 0, 0), blendType="easeInOut"),
+                        Func(done))
+        self.intervals[stand_id] = ival
+        ival.start()
         return duration + delay
+
+
+def arc_node(facing: float, r: float, color, fill: float = 0.15, sweep: float = 90.0) -> p3d.NodePath:
+    """A flat sector centred on ``facing`` (degrees, 0 = east, CCW), outlined, at the origin."""
+    node = p3d.NodePath("arc")
+    geom.disc("arc-fill", r, (*color[:3], fill), n=96, start=facing - sweep / 2, sweep=sweep).reparent_to(node)
+    pts = [(0.0, 0.0, 0.02)]
+    for i in range(33):
+        a = math.radians(facing - sweep / 2 + sweep * i / 32)
+        pts.append((r * math.cos(a), r * math.sin(a), 0.02))
+    pts.append((0.0, 0.0, 0.02))
+    geom.lines("arc-edge", [pts], color, 3.0).reparent_to(node)
+    return node

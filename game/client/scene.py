@@ -63,7 +63,11 @@ class TableScene:
         self.scenario = scenario
         self.table = Table(self.root, scenario, settings.canopy_alpha)
         self.pieces = Pieces(self.root, library or ModelLibrary(), self.table.height_at)
+        self.pieces.set_features(list(scenario.get("features") or []))
         self.overlays = self.root.attach_new_node("overlays")
+        from game.client.effects import Effects
+
+        self.effects = Effects(self.overlays, self.pieces, self.table.height_at)
         self._light(scenario.get("time_of_day", "day"), scenario.get("weather", "clear"))
 
     def _light(self, time_of_day: str, weather: str) -> None:
@@ -115,4 +119,6 @@ class TableScene:
                    if not np_.is_hidden())
 
     def destroy(self) -> None:
+        self.effects.destroy()
+        self.pieces.destroy()
         self.root.remove_node()

@@ -49,6 +49,11 @@ GROUND_COLORS: dict[str, tuple[float, float, float, float]] = {
     "spider_hole": (0.12, 0.10, 0.08, 1.0),
     "hill": (0.48, 0.50, 0.28, 1.0),
 }
+# colours the client puts on baked nodes by role (see Table._tint)
+TINTS: dict[str, tuple[float, float, float, float]] = {
+    "water": (0.20, 0.34, 0.38, 1.0),
+    "paddy": (0.36, 0.50, 0.34, 1.0),
+}
 CANOPY: dict[str, tuple[float, float, tuple[float, float, float]]] = {
     # type: (canopy bottom, canopy top, colour) -- defaults when the feature does not say
     "light": (0.0, 0.9, (0.42, 0.55, 0.20)),
@@ -134,6 +139,7 @@ class Table:
     def _load_glb(self, path: Path) -> None:
         model = load_glb(path)
         model.reparent_to(self.root)
+        self._tint(model)
         for np_ in model.find_all_matches("**"):
             tags = " ".join(f"{k}={np_.get_tag(k)}" for k in np_.node().get_tag_keys()).lower()
             name = np_.get_name().lower()
@@ -144,6 +150,29 @@ class Table:
         self.mat.hide()
         self.canopy.flatten_strong()
         model.flatten_strong()
+
+    def _tint(self, model: p3d.NodePath) -> None:
+        """Water and flooded paddies read as water: the bake's colours are the world engineer's, but a
+        stream baked mud-brown reads as a trail from across the room. Nodes are named ``role:feature``
+        (docs/terrain.md); their ``role``/``terrain`` extras, where the loader keeps them as tags, win."""
+        types = {str(f.get("id")): f.get("type") for f in self.features}
+        for np_ in model.find_all_matches("**/+GeomNode"):
+            parts = np_.get_name().split(":")
+            role = np_.get_net_tag("role") or parts[0]
+            feature = parts[1] if len(parts) > 1 else ""
+            terrain = np_.get_net_tag("terrain") or types.get(feature) or role
+            color = TINTS.get(role) or (TINTS.get(terrain) if role in ("water", "paddy") else None)
+            if role == "water":
+                color = GROUND_COLORS.get(terrain) if terrain in ("stream", "river") else color
+            if color is not None:
+                # the colour comes from the glTF material (x vertex colours): replace both
+                mat = p3d.Material(f"tint-{role}")
+                mat.set_base_color(color)
+                np_.set_material(mat, 2)
+                np_.set_color((1, 1, 1, 1), 2)
+                # the ground's own vertex colours lie in the same plane: draw the water over them
+                np_.set_depth_offset(2)
+                np_.set_z(np_.get_z() + 0.015)
 
     def _build_from_features(self) -> None:
         patches = self.root.attach_new_node("patches")

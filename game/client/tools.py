@@ -197,3 +197,102 @@ def describe_los(r: dict) -> str:
     if r.get("clause"):
         lines.append(f"[{r['clause']}]")
     return "\n".join(lines)
+
+
+class AimArc:
+    """A 90° arc from an element that turns toward the mouse: setting an Overwatch facing (or any angle
+    with no move ghost to turn)."""
+
+    def __init__(self, parent: p3d.NodePath, centre: p3d.LPoint3, radius: float = 24.0, sweep: float = 90.0):
+        from game.client.pieces import OVERWATCH_COLOR, arc_node
+
+        self.root = parent.attach_new_node("aim-arc")
+        self.root.set_pos(centre.x, centre.y, centre.z + 0.12)
+        self.centre = centre
+        self.arc = arc_node(0.0, radius, OVERWATCH_COLOR, 0.18, sweep)
+        self.arc.reparent_to(self.root)
+        self.facing = 0.0
+
+    def aim(self, x: float, y: float) -> float:
+        self.facing = math.degrees(math.atan2(y - self.centre.y, x - self.centre.x)) % 360
+        self.arc.set_h(self.facing)
+        return self.facing
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+class PointPicker:
+    """A point within ``max`` of ``from``: the range circle, and a marker (a beaten zone's circle) that
+    follows the mouse, held inside the range."""
+
+    def __init__(self, parent: p3d.NodePath, height_at, centre: tuple[float, float] | None,
+                 max_range: float | None, radius: float = 0.6, color=(1.0, 0.55, 0.15, 1.0)):
+        self.root = parent.attach_new_node("point-picker")
+        self.height_at = height_at
+        self.centre = centre
+        self.max_range = max_range
+        if centre is not None and max_range:
+            z = height_at(*centre) + 0.06
+            geom.lines("range", [geom.circle_points(centre[0], centre[1], max_range, z, 96)],
+                       (*color[:3], 0.8), 2.0).reparent_to(self.root)
+        self.marker = self.root.attach_new_node("marker")
+        geom.lines("mark", [geom.circle_points(0, 0, radius, 0, 48)], color, 4).reparent_to(self.marker)
+        geom.disc("mark-fill", radius, (*color[:3], 0.25)).reparent_to(self.marker)
+        geom.lines("cross", [[(-0.4, 0, 0), (0.4, 0, 0)], [(0, -0.4, 0), (0, 0.4, 0)]], color, 3).reparent_to(self.marker)
+        self.label = text_node("", 0.55, color, parent=self.root)
+        self.target = centre or (0.0, 0.0)
+
+    def follow(self, x: float, y: float) -> tuple[float, float]:
+        if self.centre is not None and self.max_range:
+            dx, dy = x - self.centre[0], y - self.centre[1]
+            d = math.hypot(dx, dy)
+            if d > self.max_range:
+                x, y = self.centre[0] + dx * self.max_range / d, self.centre[1] + dy * self.max_range / d
+            self.label.node().set_text(f'{min(d, self.max_range):.1f}" of {self.max_range:g}"')
+        self.target = (x, y)
+        z = self.height_at(x, y) + 0.1
+        self.marker.set_pos(x, y, z)
+        self.label.set_pos(x, y, z + 1.6)
+        return self.target
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+class SegmentPicker:
+    """Two points for a corridor (an Overwatch corridor 2" wide): click the start, then the end."""
+
+    def __init__(self, parent: p3d.NodePath, height_at, width: float = 2.0, color=(1.0, 0.85, 0.25, 1.0)):
+        self.root = parent.attach_new_node("segment-picker")
+        self.height_at = height_at
+        self.width = width
+        self.color = color
+        self.start: tuple[float, float] | None = None
+        self.strip: p3d.NodePath | None = None
+
+    def follow(self, x: float, y: float) -> None:
+        if self.start is None:
+            return
+        from game.client.effects import corridor_node
+
+        if self.strip is not None:
+            self.strip.remove_node()
+        if math.hypot(x - self.start[0], y - self.start[1]) < 0.1:
+            self.strip = None
+            return
+        self.strip = corridor_node(self.start[0], self.start[1], x, y, self.width, self.height_at,
+                                   (*self.color[:3], 0.25))
+        self.strip.reparent_to(self.root)
+
+    def click(self, x: float, y: float) -> list[list[float]] | None:
+        """The first click sets the start; the second returns [[x, y], [x, y]]."""
+        if self.start is None:
+            self.start = (x, y)
+            return None
+        if math.hypot(x - self.start[0], y - self.start[1]) < 0.1:
+            return None
+        return [[round(self.start[0], 2), round(self.start[1], 2)], [round(x, 2), round(y, 2)]]
+
+    def destroy(self) -> None:
+        self.root.remove_node()
