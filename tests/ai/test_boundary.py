@@ -1,0 +1,102 @@
+"""The AI sees only its side's view (DESIGN §6) and thinks with its own dice stream (DESIGN §5)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from game.ai import players
+from game.ai.facade import SideView, facade_fields
+from game.rules.game import Game
+from game.rules.scenario import resolve_scenario
+from game.rules.state import GameState
+
+AI_DIR = Path(__file__).resolve().parents[2] / "game" / "ai"
+DECISION_MODULES = ("ghost.py", "autopilot.py", "tactics.py")
+
+
+def _game(seed=3):
+    return players.new_game(resolve_scenario("village_sweep"), seed, 2, {"allied": "ai", "insurgent": "ai"})
+
+
+def _walk(obj, seen=None):
+    seen = seen if seen is not None else set()
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    yield obj
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _walk(k, seen)
+            yield from _walk(v, seen)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _walk(v, seen)
+
+
+def test_facade_holds_no_state():
+    g = _game()
+    f = SideView.of(g, "allied")
+    assert not hasattr(f, "__dict__")  # slots only: nothing can be stashed on it
+    for value in _walk(facade_fields(f)):
+        assert not isinstance(value, (Game, GameState))
+    assert set(SideView.__slots__) == {"side", "view", "actions", "threat", "_preview", "_check", "_terrain",
+                                       "_stand", "_below", "_uniform"}
+
+
+def test_allied_inputs_carry_no_hidden_insurgent_fact():
+    """Shadow Blinds' state, the Doom Clock internals and hidden contents never reach the Allied AI."""
+    g = _game()
+    for _ in range(12):
+        if g.state.over:
+            break
+        f = SideView.of(g, "allied")
+        blob = json.dumps(facade_fields(f))
+        assert '"solo"' not in blob and '"shadows"' not in blob and '"doom"' not in blob
+        assert '"ambush_tokens"' not in json.dumps(f.view["sides"]["insurgent"])
+        for b in f.view["blinds"]:
+            if b["side"] == "insurgent":
+                assert "dummy" not in b and "elements" not in b, b  # a bare marker (DD-4.7)
+        hidden = [e.id for e in g.state.elements.values() if e.side == "insurgent" and e.blind is not None]
+        for eid in hidden:
+            assert f'"{eid}"' not in blob
+        players.take_turn(g, g.state.to_act)
+
+
+def test_decision_code_touches_only_the_facade():
+    """The decision modules never import the rules or reach for a game or its state."""
+    for name in DECISION_MODULES:
+        src = (AI_DIR / name).read_text()
+        tree = ast.parse(src)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                mod = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+                assert not (mod or "").startswith(("game.rules", "game.engine", "random")), (name, mod)
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in ("state", "dice", "rng", "stands_by_id", "_preview"), (name, node.attr)
+    for path in AI_DIR.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert all(a.name != "random" for a in node.names), path.name
+            if isinstance(node, ast.ImportFrom):
+                assert node.module != "random", path.name
+
+
+def test_thinking_never_shifts_the_rules_dice():
+    g = _game()
+    for side in ("allied", "insurgent"):
+        before = dict(g.state.rng)
+        players.choose(g, side)
+        assert g.state.rng["rules"] == before["rules"]
+
+
+def test_same_seed_same_game():
+    a, b = _game(5), _game(5)
+    for _ in range(30):
+        if a.state.over:
+            break
+        players.take_turn(a, a.state.to_act)
+        players.take_turn(b, b.state.to_act)
+    assert a.hash() == b.hash()

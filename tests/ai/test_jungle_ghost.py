@@ -1,0 +1,256 @@
+"""Chapter 10 rules with forced dice (game/rules/jungle_ghost.py; DD-10.3–10.15, G-09, G-12, G-24, G-33, G-40).
+
+Each test is a tiny table: the rule under test in its docstring, the dice forced, the end state checked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from game.rules import jungle_ghost as jg
+from game.rules.game import Game
+from game.rules.scenario import build_scenario
+from game.rules.turn import start_turn
+from tests.builders import element, enemy, platoon, scenario, stand
+
+
+def solo_game(elements, terrain=None, dice=None, threat=2, width=48, height=48, seed=1) -> Game:
+    if not any(e["side"] == "insurgent" for e in elements):
+        elements = elements + enemy((width - 5, 3.0))
+    g = Game(build_scenario(scenario(elements, terrain, width=width, height=height)), seed, start=False, threat=threat)
+    if dice:
+        g.dice.force(dice)
+    jg.enable(g)
+    start_turn(g)
+    return g
+
+
+def shadows(g):
+    return [b for b in g.state.blinds.values() if b.id in g.state.solo["shadows"]]
+
+
+def test_shadow_blind_count_by_table_size():  # DD-10.3
+    """6 Shadow Blinds on a 4'x4' table, 8 on a 6'x4'; none within 6" of a player stand (G-40)."""
+    small = solo_game(platoon(), width=48, height=48)
+    large = solo_game(platoon(), width=72, height=48)
+    assert len(shadows(small)) == 6
+    assert len(shadows(large)) == 8
+    for g in (small, large):
+        for b in shadows(g):
+            assert not jg._near_player(g, b.x, b.y, 6.0)
+
+
+def test_placement_priority_hootch_then_treeline():  # DD-10.4
+    """One inside each hootch, one along each tree line, before any quarter roll."""
+    terrain = [{"id": "h1", "type": "hootch", "point": [30, 30], "size": [3, 3]},
+               {"id": "wood", "type": "dense", "polygon": [[0, 40], [48, 40], [48, 48], [0, 48]]}]
+    g = solo_game(platoon(), terrain)
+    first, second = shadows(g)[:2]
+    assert abs(first.x - 30) < 1.6 and abs(first.y - 30) < 1.6
+    assert g.table.ground_at(second.x, second.y).id == "dense"
+
+
+def test_quarter_roll_rerolls_five_and_six():  # G-40
+    g = Game(build_scenario(scenario(platoon() + enemy())), 1, start=False)
+    g.dice.force([6, 1])
+    g.state.solo = {"entry": "south", "shadows": {}, "next": 1}
+    spot = jg._quarter_spot(g)
+    assert spot is None  # the 6 rerolls
+    spot = jg._quarter_spot(g)
+    assert spot is not None and spot[0] < 24 and spot[1] > 24  # 1: far left from a south entry
+
+
+def _echo_next_to_squad(threat=2, terrain=None):
+    g = solo_game(platoon(squad_at=(10, 10)), terrain, threat=threat)
+    for bid in list(g.state.solo["shadows"]):
+        del g.state.blinds[bid]
+    g.state.solo["shadows"] = {}
+    g.state.solo["doom"] = 0
+    bid = jg._place_shadow(g, 10.0, 15.0, "test")
+    return g, bid
+
+
+@pytest.mark.parametrize("die, ambush", [(1, False), (2, False), (3, True), (6, True)])
+def test_ambush_reaction_roll(die, ambush):  # DD-10.7, G-24 B
+    """Within 6" of an Echo in the open: 1–2 the Spider Waits, 3–6 AMBUSH! and the Reveal Table."""
+    g, bid = _echo_next_to_squad()
+    g.dice.force([die, 1])  # the reaction roll, then the reveal (1: false alarm at level 2)
+    sq = g.state.elements["sq1"]
+    jg.on_move(g, sq)
+    assert g.state.solo["shadows"].get(bid) is None if ambush else g.state.solo["shadows"][bid] == "echo"
+    texts = [e["text"] for e in g.events if e.get("purpose") == "Ambush Reaction"]
+    assert texts and ("AMBUSH" in texts[-1]) == ambush
+
+
+def test_reaction_only_once_per_activation():  # G-24 B
+    g, bid = _echo_next_to_squad()
+    g.dice.force([2])
+    sq = g.state.elements["sq1"]
+    jg.on_move(g, sq)
+    jg.on_move(g, sq)
+    assert sum(1 for e in g.events if e.get("purpose") == "Ambush Reaction") == 1
+
+
+def test_trigger_distance_dense_is_four_inches():  # DD-10.7
+    terrain = [{"id": "bam", "type": "bamboo", "polygon": [[5, 14], [15, 14], [15, 20], [5, 20]]}]
+    g, bid = _echo_next_to_squad(terrain=terrain)
+    assert jg.trigger_distance(g, g.state.blinds[bid]) == 4.0
+    g2, bid2 = _echo_next_to_squad()
+    assert jg.trigger_distance(g2, g2.state.blinds[bid2]) == 6.0
+
+
+def test_stirring_spider_waits_only_on_one():  # DD-10.7 with G-12 at 3
+    g, bid = _echo_next_to_squad()
+    g.state.solo["doom"] = 3
+    g.dice.force([2, 1])
+    assert jg.reaction_roll(g, bid, g.state.elements["sq1"]) is True
+
+
+def test_reveal_false_alarm_removes_the_echo():  # DD-10.8, G-09 L2-1
+    g, bid = _echo_next_to_squad()
+    g.dice.force([1])
+    jg.reveal(g, bid, g.state.elements["sq1"], ambush=False)
+    assert bid not in g.state.blinds and g.state.solo["progress"] == g.state.turn
+
+
+@pytest.mark.parametrize("threat, stands", [(1, ["vc_militia_cell", "vc_militia_cell"]),
+                                            (2, ["vc_cadre", "vc_rifle_cell", "vc_rifle_cell"]),
+                                            (3, ["nva_officer", "nva_rifle_team", "nva_rifle_team"])])
+def test_reveal_table_per_threat_level(threat, stands):  # DD-10.8, DD-10.5, G-09 row 5
+    """A spotted contact (no ambush) is placed within 2" of the Echo and does not fire."""
+    g, bid = _echo_next_to_squad(threat=threat)
+    b = g.state.blinds[bid]
+    g.dice.force([5])
+    jg.reveal(g, bid, g.state.elements["sq1"], ambush=False)
+    new = [e for e in g.state.elements.values() if e.id.startswith("jg")]
+    assert [g.state.stands[s].type for s in new[0].stands] == stands
+    for sid in new[0].stands:
+        st = g.state.stands[sid]
+        assert ((st.x - b.x) ** 2 + (st.y - b.y) ** 2) ** 0.5 <= 2.0 + 2.3 * len(stands) / 2
+    assert not any(e["type"] == "ambush" for e in g.events)
+
+
+def test_reveal_bonus_at_stirring():  # G-09, G-12
+    g, bid = _echo_next_to_squad()
+    g.state.solo["doom"] = 3
+    g.dice.force([4])
+    jg.reveal(g, bid, None, ambush=False)
+    ev = [e for e in g.events if e.get("purpose") == "Contact Reveal"][-1]
+    assert ev["result"] == 5 and ev["modifiers"][0]["value"] == 1
+
+
+def test_ambush_fires_first_then_discipline_check():  # DD-10.7, DD-2.27, DD-2.30, C-24
+    g, bid = _echo_next_to_squad()
+    g.los_override = lambda a, b: type("L", (), {"visible": True})()
+    g.dice.force([3, 5] + [1] * 7 + [6] + [1] * 9)  # reaction 3, reveal 5 (VC squad), its dice miss; check passes
+    res = jg.on_move(g, g.state.elements["sq1"])
+    types = [e["type"] for e in g.events]
+    assert res == "activation_over"
+    assert types.index("ambush") < max(i for i, e in enumerate(g.events) if e.get("purpose", "").startswith("Morale"))
+
+
+def _hurt_cell(g, at=(10.0, 40.0)):
+    el = next(e for e in g.state.elements.values() if e.side == "insurgent")
+    for st in g.state.living(el):
+        st.x, st.y = at[0] + (st.x - g.state.living(el)[0].x), at[1]
+    g.state.living(el)[0].hits = 1
+    return el
+
+
+WOOD = [{"id": "wood", "type": "dense", "polygon": [[0, 42], [48, 42], [48, 48], [0, 48]]}]
+
+
+def _with_cell():
+    return platoon() + [element("vc", "insurgent", [stand("vc_a", "vc_rifle_cell", 10, 40, 270),
+                                                    stand("vc_b", "vc_rifle_cell", 12.2, 40, 270)], kind="cell")]
+
+
+def test_disengagement_fades_on_three(monkeypatch):  # DD-10.11, DD-10.13
+    g = solo_game(_with_cell(), WOOD)
+    el = _hurt_cell(g)
+    n = len(shadows(g))
+    g.dice.force([3, 1])  # the disengagement roll; no hootch so no hootch roll
+    jg.consolidation(g)
+    assert not g.state.living(el) and "vc" in g.state.solo["faded"]
+    assert len(shadows(g)) == n + 1  # regenerated at the far edge (DD-10.13, G-40)
+    newest = shadows(g)[-1]
+    assert newest.y > 30
+
+
+def test_disengagement_fails_on_two():  # DD-10.11
+    g = solo_game(_with_cell(), WOOD)
+    el = _hurt_cell(g)
+    g.dice.force([2])
+    jg.consolidation(g)
+    assert g.state.living(el)
+
+
+def test_snatch_and_fade_takes_tokens_within_four():  # DD-10.12, DD-3.13
+    g = solo_game(_with_cell(), WOOD)
+    _hurt_cell(g)
+    g.state.tokens += [{"id": "near", "side": "insurgent", "x": 12, "y": 37, "state": "communist"},
+                       {"id": "far", "side": "insurgent", "x": 30, "y": 30, "state": "communist"}]
+    g.dice.force([4])
+    jg.consolidation(g)
+    assert [t["id"] for t in g.state.tokens] == ["far"]
+
+
+def test_clinging_to_the_belt():  # DD-10.14, C-10 (4")
+    g = solo_game(_with_cell(), WOOD)
+    el = _hurt_cell(g)
+    sq = g.state.elements["sq1"]
+    for st in g.state.living(sq):
+        st.y += 26.5  # squad now about 3" from the cell
+    g.dice.force([6])
+    jg.consolidation(g)
+    assert g.state.living(el)
+    assert any(e.get("clause") == "DD-10.14; C-10" for e in g.events)
+    assert g.dice.forced_left == 1
+
+
+def test_doom_clock_ticks_and_lights_out():  # DD-10.15, G-12
+    g = solo_game(platoon())
+    g.state.turn = 2
+    g.state.solo["progress"] = 0
+    jg.tension(g)
+    assert g.state.solo["doom"] == 2  # +1 from turn 2, +1 no progress
+    g.state.solo["progress"] = 2
+    g.state.turn = 3
+    jg.tension(g)
+    assert g.state.solo["doom"] == 3 and g.state.solo["stirring"]
+    g.state.solo["doom"] = 8
+    g.state.turn = 4
+    g.dice.force([1, 1, 1] + [6] * 12)
+    jg.tension(g)
+    assert g.state.solo["doom"] >= 9 and g.state.turns == 4
+    assert any(e.get("kind") == "mortar" for e in g.events)
+    assert g.state.solo["reinforced"]
+
+
+def test_ai_holds_no_ambush_tokens():  # G-29, C-23
+    g = solo_game(platoon())
+    assert g.state.sides["insurgent"].ambush_tokens == 0
+
+
+def test_capture_abandoned_token():  # DD-3.14, G-33 (4)
+    g = solo_game(platoon())
+    sl = g.state.stands["a"]
+    g.state.tokens.append({"id": "c1", "side": "insurgent", "x": sl.x, "y": sl.y + 0.9, "state": "communist"})
+    jg.consolidation(g)
+    assert g.state.sides["allied"].vp == 1 and not g.state.tokens
+
+
+def test_tables_load_and_reference_real_stands():  # DD-10.8, G-09, G-08 as data
+    r = jg.rules()
+    assert len(r.reveal) == 18 and sorted(r.trap) == [1, 2, 3, 4, 5, 6]
+    g = solo_game(platoon())
+    assert jg.check_references(g.book) == []
+
+
+def test_every_die_is_an_explained_roll():  # DESIGN §5
+    g, bid = _echo_next_to_squad()
+    g.dice.force([3, 2, 3])  # ambush, reveal 2 = booby trap, trap 3 = grenade
+    jg.on_move(g, g.state.elements["sq1"])
+    rolls = [e for e in g.events if e["type"] == "roll"]
+    assert all(e.get("clause") and e.get("text") for e in rolls)
+    assert any(e["purpose"] == "Booby Trap" for e in rolls)
