@@ -43,7 +43,7 @@ def _target_element(g: Game, el: Element, target: Any) -> Element:
         raise IllegalAction(f"no target stand {target!r}", "DD-5.22")
     st = g.state.stands[target]
     tel = g.state.elements[st.element]
-    if st.side == el.side or not st.alive or tel.blind is not None:
+    if st.side == el.side or not st.alive or tel.hidden:
         raise IllegalAction(f"'{target}' is not a Confirmed enemy stand on the table", "DD-5.22; G-34")
     return tel
 

@@ -528,7 +528,7 @@ def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list
     tel = g.state.elements[target.element]
     if target.side == el.side:
         raise IllegalAction(f"'{target_id}' is a friendly stand", "DD-5.1")
-    if not target.alive or tel.blind is not None:
+    if not target.alive or tel.hidden:
         raise IllegalAction(f"'{target_id}' is not a Confirmed target on the table", "DD-5.1; DD-4.10")
     if check_target:
         legal = legal_targets(g, el, shooters)
@@ -650,7 +650,10 @@ class Outcome:
 
 def resolve_attack(g: Game, attack: Attack, visible: str = "all") -> Outcome:
     """Roll an attack through all four steps (DD-5.1) and apply the results."""
+    from game.rules.detection import on_fire
+
     out = Outcome()
+    on_fire(g, attack)  # DD-4.39-4.40: muzzle flash reveals the firer; night muzzle bloom
     target_el = g.state.stands[attack.target].element if attack.target else None
     g.emit({"type": "fire", "kind": attack.ctx.kind, "side": attack.side, "element": attack.firer,
             "target": attack.target, "target_element": target_el, "dice": attack.dice,
@@ -792,7 +795,7 @@ def plan_grazing(g: Game, el: Element, target_id: Any) -> Attack:
                             "DD-5.26; G-34")
     others = [
         s for s in g.state.stands.values()
-        if s.alive and s.id not in (barrel.id, tgt.id) and g.state.elements[s.element].blind is None
+        if s.alive and s.id not in (barrel.id, tgt.id) and not g.state.elements[s.element].hidden
         and s.element != el.id and base_of(g.book, s).intersects(lane)
     ]
     if others:
@@ -825,8 +828,9 @@ def plan_beaten_zone(g: Game, el: Element, point: Any) -> Attack:
         raise IllegalAction(f"the zone's centre is {reach:.2f}\" away, beyond the gun's "
                             f"{g.book.stands[gun.type].range:g}\"", "DD-5.27; G-26")
     inside = [s for s in g.state.stands.values()
-              if s.alive and s.element != el.id and base_of(g.book, s).intersects(zone)]
-    hittable = [s for s in inside if g.state.elements[s.element].blind is None]
+              if s.alive and s.element != el.id and not g.state.elements[s.element].reserve
+              and base_of(g.book, s).intersects(zone)]
+    hittable = [s for s in inside if not g.state.elements[s.element].hidden]
     ctx = Context("beaten_zone", "DD-5.27; G-34", cover_to_hit=False, allocation="nearest", point_blank=False,
                   morale=False)
     model = build_model(g, sorted(hittable, key=lambda s: s.id), [gun], ctx)

@@ -73,13 +73,40 @@ class ActionKind:
 ACTION_KINDS: dict[str, ActionKind] = {}
 
 
+class SideActionKind:
+    """An action a side takes with something that is not an element on the table: a Blind marker
+    (move, hold), a Green Ghost reserve (spring), registered in ``SIDE_ACTIONS`` (game.rules.blinds).
+
+    ``offers`` lists the concrete actions the side may take now; ``act`` checks the action (raising
+    IllegalAction before anything changes), pays for it and resolves it. The impulse then ends.
+    """
+
+    type: str = ""
+
+    def offers(self, g: Game, side: str) -> list[dict]:
+        return []
+
+    def act(self, g: Game, side: str, action: dict) -> None:
+        return None
+
+
+SIDE_ACTIONS: dict[str, SideActionKind] = {}
+FROM_BLIND: set[str] = set()
+"""Element action types an element may take from under its Blind; they reveal it first (DD-4.11)."""
+
+
 def register(kind: ActionKind) -> ActionKind:
     ACTION_KINDS[kind.type] = kind
     return kind
 
 
+def register_side(kind: SideActionKind) -> SideActionKind:
+    SIDE_ACTIONS[kind.type] = kind
+    return kind
+
+
 def action_types() -> tuple[str, ...]:
-    return CORE_ACTIONS + tuple(sorted(ACTION_KINDS))
+    return CORE_ACTIONS + tuple(sorted(ACTION_KINDS)) + tuple(sorted(SIDE_ACTIONS))
 
 
 class Game:
@@ -114,7 +141,7 @@ class Game:
         return ev
 
     def visibility_of_element(self, element: Element) -> str:
-        return element.side if element.blind is not None else "all"
+        return element.side if element.hidden else "all"
 
     def events_for(self, side: str, events: list[dict]) -> list[dict]:
         """The events a side may see, without the engine's bookkeeping."""
@@ -190,7 +217,7 @@ class Game:
                 if not self.table.within_table(rect):
                     raise IllegalAction(f"'{sid}' would end off the table", "DD-1.2")
                 for o in self.state.stands.values():
-                    if not o.alive or o.element == element.id or self.state.elements[o.element].blind is not None:
+                    if not o.alive or o.element == element.id or self.state.elements[o.element].hidden:
                         continue
                     if rect.intersection(base_of(self.book, o)).area > 1e-6:
                         raise IllegalAction(f"'{sid}' would end overlapping '{o.id}'", "DD-3.20")
@@ -237,6 +264,8 @@ class Game:
                 if opt["tokens"] > pool.ambush_tokens:
                     continue
                 out.extend(self._element_actions(el, opt))
+        for skind in SIDE_ACTIONS.values():
+            out.extend(skind.offers(self, side))
         out.append({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
                     "params": {}})
         return out
@@ -299,7 +328,11 @@ class Game:
         if kind == "pass":
             self._pass(side)
             return self.events[start:]
-        el = self._element(side, action)
+        if kind in SIDE_ACTIONS:
+            SIDE_ACTIONS[kind].act(self, side, action)
+            self._end_impulse()
+            return self.events[start:]
+        el = self._element(side, action, kind)
         opt = self._cost_option(el, action)
         plan = None
         if kind == "move":
@@ -322,6 +355,10 @@ class Game:
             raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
 
         self._pay(el, opt)
+        if el.blind is not None:
+            from game.rules.detection import reveal_element
+
+            reveal_element(self, el, f"{el.name} opens up from its Blind", "DD-4.11")
         if opt["emergency"]:
             from game.rules.morale import morale_test
 
@@ -355,14 +392,16 @@ class Game:
         self._end_impulse()
         return self.events[start:]
 
-    def _element(self, side: str, action: dict) -> Element:
+    def _element(self, side: str, action: dict, kind: str = "") -> Element:
         eid = action.get("element")
         el = self.state.elements.get(eid) if isinstance(eid, str) else None
         if el is None:
             raise IllegalAction(f"no element {eid!r}", "DD-2.5")
         if el.side != side:
             raise IllegalAction(f"{el.name} belongs to the {el.side} side", "DD-2.5")
-        if not self.state.on_table(el):
+        from_blind = (kind in FROM_BLIND and el.blind is not None and not el.reserve
+                      and bool(self.state.living(el)))
+        if not self.state.on_table(el) and not from_blind:
             raise IllegalAction(f"{el.name} is not on the table", "DD-2.5")
         if el.activations >= self.book.turn.max_activations:
             raise IllegalAction(f"{el.name} has already activated {el.activations} times this turn", "G-28 (2)")
@@ -396,9 +435,14 @@ class Game:
             text += f" for {opt['cost']} CP ({pool.cp} left)"
         elif opt["tokens"]:
             text += f" again for {opt['tokens']} Ambush Token"
+        # CP and Ambush Tokens are private (DESIGN §6): the cost goes to the owner, the bare fact of
+        # the activation to everyone when the element is on the table.
         self.emit({"type": "activate", "element": el.id, "side": el.side, "cost": opt["cost"],
                    "tokens": opt["tokens"], "emergency": opt["emergency"], "clause": opt["clause"], "text": text},
-                  visible=self.visibility_of_element(el))
+                  visible=el.side)
+        if not el.hidden:
+            self.emit({"type": "activate", "element": el.id, "side": el.side, "clause": "DD-2.5",
+                       "text": f"{el.name} activates"}, visible=self.state.other(el.side))
 
     # -- impulses --------------------------------------------------------------------------------
     def _pass(self, side: str, automatic: bool = False) -> None:
@@ -421,6 +465,11 @@ class Game:
         s = self.state
         if s.over or s.phase != "engagement" or s.to_act is None:
             return
+        from game.rules.detection import after_action
+
+        after_action(self)  # DD-4.9: Blinds within an enemy's visual cutoff become Echoes
+        if s.over:
+            return
         s.impulse += 1
         for el in s.elements.values():
             if el.side == s.to_act:
@@ -435,13 +484,16 @@ class Game:
         always try the 1-CP emergency check (DD-1.15). Insurgent: an element not yet activated, or
         an Ambush Token for a second activation (G-28 (4)).
         """
+        from game.rules.blinds import can_act
+
         elements = self.activatable(side)
-        if not elements:
-            return False
         pool = self.state.sides[side]
+        if not elements:
+            return can_act(self, side)
         if side == "allied":
             return pool.cp >= min(self.book.command.cost_in_command, self.book.command.cost_emergency)
-        return any(e.activations == 0 for e in elements) or pool.ambush_tokens >= self.book.turn.second_activation_tokens
+        return (any(e.activations == 0 for e in elements)
+                or pool.ambush_tokens >= self.book.turn.second_activation_tokens or can_act(self, side))
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, side: str) -> dict:
@@ -462,4 +514,5 @@ class Game:
         return cls(scenario, state.seed, book, state=state, start=False)
 
 
-from game.rules import assault, fire, reactions  # noqa: E402,F401  (register chapter 5 actions)
+# Register the chapters' actions: 5 (fire, reactions, assault) and 4 (detection, blinds).
+from game.rules import assault, blinds, detection, fire, reactions  # noqa: E402,F401

@@ -196,7 +196,7 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
         swept = sweep(g, s, d)
         sx0, sy0, sx1, sy1 = swept.bounds
         for o in g.state.stands.values():
-            if not o.alive or o.element == element.id or g.state.elements[o.element].blind is not None:
+            if not o.alive or o.element == element.id or g.state.elements[o.element].hidden:
                 continue
             other = base_of(g.book, o)
             ox0, oy0, ox1, oy1 = other.bounds

@@ -317,14 +317,15 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     side = g.state.sides["insurgent"]
     side.ambush_tokens -= a.tokens
     if amb.blind is not None:
-        blind = g.state.blinds.get(amb.blind)
-        amb.blind = None
-        if blind is not None:
-            blind.elements = [e for e in blind.elements if e != amb.id]
-            if not blind.elements:
-                del g.state.blinds[blind.id]
+        from game.rules.detection import reveal_element
+
+        reveal_element(g, amb, "it springs an ambush", "DD-2.26; DD-4.11")
     amb.conceal = False
-    g.emit({"type": "ambush", "element": amb.id, "target_element": mover.id, "tokens": side.ambush_tokens,
+    # The token pool is private (DESIGN §6): the count goes to the Insurgent side only.
+    g.emit({"type": "tokens", "side": "insurgent", "spent": a.tokens, "tokens": side.ambush_tokens,
+            "clause": "DD-2.26", "text": f"{a.tokens} Ambush Token spent ({side.ambush_tokens} left)"},
+           visible="insurgent")
+    g.emit({"type": "ambush", "element": amb.id, "target_element": mover.id,
             "clause": "DD-2.25; DD-2.26; C-23",
             "text": f"AMBUSH! {amb.name} springs on {mover.name} ({a.tokens} Ambush Token spent)"})
     target = _mover_target(g, amb, mover)

@@ -76,6 +76,8 @@ class ElementSetup:
     stands: tuple[StandSetup, ...]
     blind: str | None = None
     """Id of the Blind this element starts under (DD-4.7), or None when it starts on the table."""
+    reserve: bool = False
+    """Held off the table in the Insurgent Reserve Hand (Green Ghost, DD-4.8)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,19 @@ class BlindSetup:
     x: float
     y: float
     dummy: bool
+    stealth: bool = False
+    """A Stealth Blind: an LRRP, SEAL or MACV-SOG team (DD-4.34)."""
+
+
+@dataclass(frozen=True)
+class AmbushPointSetup:
+    """A secret Insurgent map point where reserves are sprung (DD-2.26): an ambush marker or a tunnel
+    trapdoor. Never shown to the Allied side."""
+
+    id: str
+    x: float
+    y: float
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -117,6 +132,7 @@ class Scenario:
     special_rules: tuple[str, ...]
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     """The source object, for saves and the engine protocol."""
+    ambush_points: tuple[AmbushPointSetup, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -203,7 +219,7 @@ class _Reader:
         return tuple(p for p in pts if p is not None)
 
 
-_TOP = {"scenario", "terrain", "side", "element", "blind"}
+_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
     "special_rules",
@@ -351,11 +367,12 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if not isinstance(b, dict):
             r.problem(f"blind[{i}]", "should be a table")
             continue
-        r.unknown(b, {"id", "side", "at", "dummy"}, p)
+        r.unknown(b, {"id", "side", "at", "dummy", "stealth"}, p)
         bid = r.get(b, "id", p, str)
         bside = r.get(b, "side", p, str)
         at = r.point(b.get("at"), p + "at") if "at" in b else r.get(b, "at", p, list)
         dummy = r.get(b, "dummy", p, bool, False)
+        stealth = r.get(b, "stealth", p, bool, False)
         if bside is not None and bside not in SIDES:
             r.problem(p + "side", f"'{bside}' is not a side")
         if bid is not None and bid in blind_ids:
@@ -365,7 +382,25 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         blind_ids.add(bid)
         if not (0 <= at[0] <= width and 0 <= at[1] <= height):
             r.problem(p + "at", f"blind at {list(at)} is off the {width}x{height} table")
-        blinds.append(BlindSetup(bid, bside, at[0], at[1], bool(dummy)))
+        blinds.append(BlindSetup(bid, bside, at[0], at[1], bool(dummy), bool(stealth)))
+
+    points: list[AmbushPointSetup] = []
+    for i, a in enumerate(raw.get("ambush_point", [])):
+        p = f"ambush_point[{i}]."
+        if not isinstance(a, dict):
+            r.problem(f"ambush_point[{i}]", "should be a table")
+            continue
+        r.unknown(a, {"id", "at", "kind"}, p)
+        aid = r.get(a, "id", p, str)
+        at = r.point(a.get("at"), p + "at") if "at" in a else r.get(a, "at", p, list)
+        akind = r.get(a, "kind", p, str, "ambush")
+        if akind not in ("ambush", "tunnel"):
+            r.problem(p + "kind", f"'{akind}' is not ambush or tunnel (DD-2.26)")
+        if aid is None or at is None:
+            continue
+        if not (0 <= at[0] <= width and 0 <= at[1] <= height):
+            r.problem(p + "at", f"ambush point at {list(at)} is off the {width}x{height} table")
+        points.append(AmbushPointSetup(aid, at[0], at[1], akind))
 
     elements: list[ElementSetup] = []
     ids: set[str] = set(blind_ids)
@@ -374,7 +409,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if not isinstance(e, dict):
             r.problem(f"element[{i}]", "should be a table")
             continue
-        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind"}, p)
+        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind", "reserve"}, p)
         eid = r.get(e, "id", p, str)
         eside = r.get(e, "side", p, str)
         kind = r.get(e, "kind", p, str, "squad")
@@ -393,6 +428,11 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if quality is not None and quality not in book.qualities:
             r.problem(p + "quality", f"unknown quality '{quality}'")
         blind = r.get(e, "blind", p, str, None)
+        reserve = bool(r.get(e, "reserve", p, bool, False))
+        if reserve and eside not in (None, "insurgent"):
+            r.problem(p + "reserve", "only the Insurgent side holds a Reserve Hand (DD-4.8)")
+        if reserve and blind is not None:
+            r.problem(p + "reserve", "a reserve is off the table and cannot also be under a blind (DD-4.8)")
         if blind is not None:
             match = [b for b in blinds if b.id == blind]
             if not match:
@@ -431,7 +471,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if eid is None or eside is None or quality is None:
             continue
         elements.append(
-            ElementSetup(eid, eside, r.get(e, "name", p, str, eid), kind, quality, tuple(stands), blind)
+            ElementSetup(eid, eside, r.get(e, "name", p, str, eid), kind, quality, tuple(stands), blind, reserve)
         )
 
     # Geometry checks: on the table, no overlapping bases (DD-3.20), at least one element each side.
@@ -444,7 +484,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
             path = f"element[{i}].stand[{j}].at"
             if minx < 0 or miny < 0 or maxx > width or maxy > height:
                 r.problem(path, f"stand '{st.id}' at {[st.x, st.y]} is off the {width:g}x{height:g} table")
-            if el.blind is None:
+            if el.blind is None and not el.reserve:
                 for other_id, other_rect in placed:
                     if rect.intersection(other_rect).area > 1e-6:
                         r.problem(path, f"stand '{st.id}' overlaps stand '{other_id}' (DD-3.20)")
@@ -459,7 +499,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         id=sid, title=title, source=source, briefing=briefing, width=float(width), height=float(height),
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
-        raw=raw,
+        raw=raw, ambush_points=tuple(points),
     )
 
 
@@ -503,7 +543,7 @@ def pacing_gap(s: Scenario, book: Rulebook | None = None) -> float:
     book = book or rulebook()
     shapes: dict[str, list] = {side: [] for side in SIDES}
     for el in s.elements:
-        if el.blind is not None:
+        if el.blind is not None or el.reserve:
             continue
         for st in el.stands:
             b = book.base_of(st.type)

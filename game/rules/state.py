@@ -67,6 +67,19 @@ class Element:
     """Low Ammo (DD-4.26, G-32): half Aimed Fire pool; no Area Suppression or Grazing Fire."""
     bank: dict | None = None
     """Where its stands stood before the move that took it into water (DD-3.19): {stand: [x, y, f]}."""
+    reserve: bool = False
+    """A Green Ghost reserve held off the table in the Insurgent Reserve Hand (DD-4.8)."""
+    fired_turn: int = -9
+    """The last turn it fired (DD-4.23, C-07: +1 to spot it this turn and the next)."""
+    exposed_turn: int = -9
+    """Exposed (DD-4.27, G-32) for the turn it recon-fired."""
+    illuminated_turn: int = -9
+    """Illuminated by its own Muzzle Bloom (DD-4.40, C-04) to the end of this turn."""
+
+    @property
+    def hidden(self) -> bool:
+        """Not on the table as miniatures: under a Blind (DD-4.7) or in the Reserve Hand (DD-4.8)."""
+        return self.blind is not None or self.reserve
 
 
 @dataclass
@@ -90,6 +103,18 @@ class Blind:
     y: float
     dummy: bool
     elements: list[str] = field(default_factory=list)
+    state: str = "blind"
+    """Contact state (DD-4.7-4.11): "blind" (State 0) or "echo" (State 1); Confirmed removes the marker."""
+    activations: int = 0
+    move_actions: int = 0
+    act_turn: int = 0
+    """The turn the two counters above belong to (they reset when a new turn's counts start)."""
+    sprint_turn: int = -9
+    """The last turn it sprinted (noise, DD-4.9; +1 to spot it this turn and the next, C-07)."""
+    conceal: bool = False
+    """Hold/Conceal (DD-4.38, G-32): -1 to spot it; lost when it moves."""
+    stealth: bool = False
+    """A Stealth Blind (LRRP, SEAL, MACV-SOG, DD-4.34): scenario marking, shown to its owner."""
 
 
 @dataclass
@@ -124,6 +149,12 @@ class GameState:
     threat: int = 2
     """The Jungle Ghost's Threat Level, 1-3 (DD-10.5), chosen when the game is created."""
     """Damage to terrain features by id (DD-5.31–5.32, DD-5.35): {"hp", "state": "rubble"|"breached"}."""
+    civic_drift: int = 0
+    """Hamlet loyalty, -5..+5, starting Neutral (DD-9B.8); Recon by Fire incidents lower it (C-03)."""
+    ambush_points: list[dict] = field(default_factory=list)
+    """Secret Insurgent map points (DD-2.26): {"id", "x", "y", "kind": "ambush"|"tunnel"}."""
+    next_blind: int = 0
+    """Counter for the ids of Blinds placed during play (``blinds.place_blind``)."""
     solo: dict | None = None
     """The Jungle Ghost's own state when it plays the Insurgent (DD chapter 10; jungle_ghost.py):
     shadow blinds and echoes, the Doom Clock, faded stands. None in a game without it."""
@@ -136,13 +167,13 @@ class GameState:
         return [self.stands[s] for s in element.stands if self.stands[s].alive]
 
     def on_table(self, element: Element) -> bool:
-        return element.blind is None and bool(self.living(element))
+        return not element.hidden and bool(self.living(element))
 
     def side_stands(self, side: str) -> list[Stand]:
-        """Living stands of a side that are on the table (not under a blind)."""
+        """Living stands of a side that are on the table (not under a blind, not in reserve)."""
         return [
             s for s in self.stands.values()
-            if s.side == side and s.alive and self.elements[s.element].blind is None
+            if s.side == side and s.alive and not self.elements[s.element].hidden
         ]
 
     # -- serialisation ---------------------------------------------------------------------------
@@ -192,16 +223,20 @@ def initial_state(scenario: Scenario, seed: int, streams: dict[str, int]) -> Gam
     elements: dict[str, Element] = {}
     stands: dict[str, Stand] = {}
     for e in sorted(scenario.elements, key=lambda e: e.id):
-        elements[e.id] = Element(e.id, e.side, e.name, e.kind, e.quality, [s.id for s in e.stands], e.blind)
+        elements[e.id] = Element(e.id, e.side, e.name, e.kind, e.quality, [s.id for s in e.stands], e.blind,
+                                 reserve=getattr(e, "reserve", False))
         for s in e.stands:
             stands[s.id] = Stand(s.id, s.type, e.id, e.side, s.x, s.y, s.facing)
     stands = dict(sorted(stands.items()))
     blinds = {}
     for b in sorted(scenario.blinds, key=lambda b: b.id):
         blinds[b.id] = Blind(b.id, b.side, b.x, b.y, b.dummy,
-                             sorted(e.id for e in scenario.elements if e.blind == b.id))
+                             sorted(e.id for e in scenario.elements if e.blind == b.id),
+                             stealth=getattr(b, "stealth", False))
+    points = [{"id": p.id, "x": p.x, "y": p.y, "kind": p.kind}
+              for p in sorted(getattr(scenario, "ambush_points", ()), key=lambda p: p.id)]
     return GameState(
         scenario_id=scenario.id, seed=seed, turn=0, turns=scenario.turns, phase="setup", to_act=None,
         first_side=scenario.first_side, weather=scenario.weather, time_of_day=scenario.time_of_day,
-        sides=sides, elements=elements, stands=stands, blinds=blinds, rng=streams,
+        sides=sides, elements=elements, stands=stands, blinds=blinds, rng=streams, ambush_points=points,
     )

@@ -58,7 +58,9 @@ def allied_cp(g: Game) -> None:
     from game.rules.command import commander, in_base_contact
 
     s = g.state
-    stands = s.side_stands("allied")
+    # Officers under a Blind are on the table, only unseen (DD-4.7): they roll too; a reserve does not.
+    stands = [st for st in s.stands.values()
+              if st.side == "allied" and st.alive and not s.elements[st.element].reserve]
     officers = [st for st in stands if g.book.stands[st.type].officer and not s.elements[st.element].pinned]
     dice = g.dice.roll(len(officers))
     mods: list[Modifier] = []
@@ -77,7 +79,7 @@ def allied_cp(g: Game) -> None:
         "clause": "DD-2.3",
         "text": f"Allied CP: {len(officers)}d6 for active officers {dice}"
         + "".join(f", {m.name} {m.value:+d}" for m in mods) + f" = {total} CP",
-    })
+    }, visible="allied")  # the CP pool is private (DESIGN §6)
 
 
 def insurgent_tokens(g: Game) -> None:
@@ -128,7 +130,7 @@ def consolidation(g: Game) -> None:
     # Cleanup (G-21 3.3): unspent CP is lost; activation counts reset; sprint memory moves on.
     if s.sides["allied"].cp:
         g.emit({"type": "cp", "side": "allied", "cp": 0, "lost": s.sides["allied"].cp, "clause": "G-28 (3)",
-                "text": f"{s.sides['allied'].cp} unspent Allied CP lost"})
+                "text": f"{s.sides['allied'].cp} unspent Allied CP lost"}, visible="allied")
     s.sides["allied"].cp = 0
     for el in s.elements.values():
         el.activations = 0

@@ -1,11 +1,16 @@
 """What one side may know: the single function that renders state toward a side (DESIGN §6).
 
-A side sees all of its own forces; of the enemy, the stands on the table and its Blinds as bare
-markers (position only, never contents or whether they are dummies, DD-4.7); the enemy's Ambush
-Token pool and CP stay private. The referee view (only for games created with one) shows all.
+A side sees all of its own forces, its own Blinds with their contents and its own Reserve Hand. Of
+the enemy it sees the Confirmed contacts, the stands on the table as miniatures (DD-4.11), and the
+enemy Blinds as bare markers: id, side, position, contact state ("blind" or "echo", DD-4.9) and
+whether it is in Hold/Conceal, never its contents, stand count or whether it is a Dummy (DD-4.7,
+DD-10.1). Green Ghost reserves (DD-4.8) and the secret ambush markers and tunnel trapdoors they are
+sprung at (DD-2.26) are absent from the Allied view. The enemy's CP and Ambush Tokens stay private.
+The referee view (only for games created with one, game.engine.session) shows all.
 
-What it leaves out, for the Green Fog chapter: Echoes, Green Ghost reserves and per-side detection
-of on-table units. Until then every enemy stand on the table is a Confirmed contact.
+The AI is handed exactly this (game/ai), and the hot-seat hand-over renders the same function for the
+side taking over, so nothing reaches a player that is not in here. tests/engine/test_fog.py scans
+every message for hidden facts.
 """
 
 from __future__ import annotations
@@ -61,20 +66,24 @@ def render_view(g: Game, side: str) -> dict:
     stands = []
     for el in s.elements.values():
         mine = referee or el.side == side
-        if not mine and el.blind is not None:
-            continue  # under a Blind: the opponent sees only the marker (DD-4.7)
+        if not mine and el.hidden:
+            continue  # under a Blind (only the marker, DD-4.7) or in the Reserve Hand (nothing, DD-4.8)
         living = s.living(el)
         if not living and not mine:
             continue
         e = {"id": el.id, "side": el.side, "name": el.name, "kind": el.kind,
              "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded,
-             "overwatch": overwatch_active(g, el), "low_ammo": el.low_ammo}
+             "overwatch": overwatch_active(g, el), "low_ammo": el.low_ammo,
+             "exposed": el.exposed_turn == s.turn, "illuminated": el.illuminated_turn == s.turn}
         if mine:
-            cmd = command_status(g, el) if living and el.blind is None else {"in_command": None}
-            e.update({"quality": el.quality, "blind": el.blind, "activations": el.activations,
+            cmd = command_status(g, el) if living and not el.hidden else {"in_command": None}
+            e.update({"quality": el.quality, "blind": el.blind, "reserve": el.reserve,
+                      "activations": el.activations,
                       "moved": el.move_actions > 0, "hold": el.hold_position, "conceal": el.conceal,
                       "in_command": cmd["in_command"], "command": cmd})
         elements.append(e)
+        if el.reserve:
+            continue  # off the table: no positions (DD-4.8)
         for st in living:
             t = g.book.stands[st.type]
             b = g.book.bases[t.base]
@@ -83,12 +92,15 @@ def render_view(g: Game, side: str) -> dict:
                 "role": t.role, "base": {"id": b.id, "width": b.width, "depth": b.depth},
                 "x": st.x, "y": st.y, "facing": st.facing, "hits": st.hits,
                 "wounded": st.hits > 0 and st.hits < t.hits,
+                **({"blind": el.blind} if el.blind is not None else {}),
             })
     blinds = []
     for b in s.blinds.values():
-        d = {"id": b.id, "side": b.side, "x": b.x, "y": b.y}
+        d = {"id": b.id, "side": b.side, "x": b.x, "y": b.y, "state": b.state, "conceal": b.conceal}
         if referee or b.side == side:
-            d.update({"dummy": b.dummy, "elements": list(b.elements)})
+            acts = b.activations if b.act_turn == s.turn else 0
+            d.update({"dummy": b.dummy, "elements": list(b.elements), "stealth": b.stealth,
+                      "activations": acts})
         blinds.append(d)
     markers = [
         {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"]}
@@ -98,9 +110,14 @@ def render_view(g: Game, side: str) -> dict:
                 for m in s.smoke if (m["turn"], m["impulse"]) == (s.turn, s.impulse)]
     clocks = [c for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
     structures = dict(s.structures)
+    secret: dict = {}
+    if referee or side == "insurgent":
+        secret = {"ambush_points": [dict(p) for p in s.ambush_points],
+                  "reserves": [e.id for e in s.elements.values() if e.reserve and s.living(e)]}
     return {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
         "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": s.result, "seq": s.seq,
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
         "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
+        "civic_drift": s.civic_drift, **secret,
     }
