@@ -30,7 +30,7 @@ TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike",
 PREVIEWABLE = ("fire", "fire_maneuver", "grazing_fire", "area_fire", "assault", "frag_grenade")
 NOT_PREVIEWABLE = ("set_overwatch", "satchel_charge", "mousehole", "move", "hold", "rally", "take_five", "pass")
 # the order parameters are asked for: whom or what first, then where, then which way
-PARAM_ORDER = {"stand": 0, "element": 0, "feature": 0, "point": 1, "segment": 2, "angle": 3}
+PARAM_ORDER = {"stand": 0, "element": 0, "feature": 0, "point": 1, "angle": 2, "segment": 3}
 BANNER_EVENTS = {"ambush": ("AMBUSH!", (1.0, 0.35, 0.25, 1)), "assault": ("CLOSE ASSAULT", (1.0, 0.82, 0.35, 1)),
                  "surrounded": ("SURROUNDED", (1.0, 0.35, 0.25, 1))}
 
@@ -156,6 +156,8 @@ class DinkyDauApp:
         self.generation = 0  # a new game makes every answer still on its way for the old one stale
         self.step_pause = 0.05  # seconds between AI steps beyond the animations (attract mode: more)
         self.listeners: list = []  # callables given each batch of events (the attract mode's director)
+        self.game_over_hook = None  # the attract mode takes the end of a game itself
+        self.autosave_enabled = True
         self.base.win.set_clear_color((0.12, 0.13, 0.12, 1))
         lens = self.base.cam.node().get_lens()
         lens.set_fov(40)
@@ -546,6 +548,9 @@ class DinkyDauApp:
     def _game_over(self, result: dict) -> None:
         from game.client.hud import SIDE_NAME
 
+        if self.game_over_hook is not None:
+            self.game_over_hook(result)
+            return
         winner = SIDE_NAME.get(result.get("winner"), result.get("winner") or "nobody")
         self.hud.show_overlay(f"{winner} win" if result.get("winner") else "Game over",
                               f"{result.get('reason', '')}\nVP {json.dumps(result.get('vp', {}))}",
@@ -1150,7 +1155,7 @@ class DinkyDauApp:
         return d
 
     def autosave(self) -> None:
-        if self.game is None:
+        if self.game is None or not self.autosave_enabled:
             return
 
         def done(result):

@@ -370,8 +370,9 @@ class Hud:
         self.caption.setText(_wrap(text, 44))
         self.caption_sub.setText(sub)
         rows = max(1, self.caption.textNode.get_num_rows())
-        self.caption_frame["frameSize"] = (-1.7, 1.7, -0.02, 0.1 + 0.085 * rows)
-        self.caption.set_pos(0, 0.085 * rows - 0.035)
+        self.caption_frame["frameSize"] = (-1.7, 1.7, -0.11, 0.04 + 0.095 * rows)
+        self.caption.setPos(0, 0.095 * rows - 0.06)
+        self.caption_sub.setPos(0, -0.075)
         self.caption_frame.show()
 
     # -- overlays --------------------------------------------------------------------------------

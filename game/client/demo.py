@@ -1,0 +1,355 @@
+"""``dinkydau demo``: the attract mode for a convention table (DESIGN §9).
+
+The AI plays both sides (``players: {allied: ai, insurgent: ai}``, driven by ``game.step``) on the
+referee's view, so the crowd sees the whole fight. A director moves the camera to the action (the
+acting element, the firefight framed from firer to target) and orbits slowly; captions big enough to
+read across a room come from the events' own ``text``. Any key or click hands command to whoever walked
+up: a solo game as the Allies on the same scenario starts at once. Left idle for ``--idle-minutes``
+(default 3), the table goes back to the loop. Each loop is a new seed, and the next scenario.
+
+Made to run for hours: the engine closes each old game, the old table's nodes go with it, logs and
+caption queues are bounded, and every timed thing is tied to the game that asked for it.
+
+    dinkydau demo [SCENARIO] [--idle-minutes 3] [--pace 1.0] [--fullscreen]
+    dinkydau demo --offscreen --frames 400      # headless run: renders N frames and prints a summary
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from collections import deque
+
+CAPTION_EVENTS = ("ambush", "assault", "assault_result", "surrounded", "eliminated", "casualty", "hit", "fire",
+                  "structure", "smoke", "retreat", "status", "activate", "turn", "game_over")
+QUIET_EVENTS = ("phase", "cp", "pass", "tokens", "clock", "note", "roll")
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="dinkydau demo", description="Attract mode: the AI plays itself on the "
+                                "table until someone presses a key.")
+    p.add_argument("scenario", nargs="?", help="play only this scenario (default: every shipped one in turn)")
+    p.add_argument("--idle-minutes", type=float, default=3.0, help="a walk-up game left alone this long "
+                   "goes back to the loop (default 3)")
+    p.add_argument("--pace", type=float, default=1.0, help="seconds scale of the pauses between AI steps "
+                   "and captions (0: as fast as the engine goes)")
+    p.add_argument("--max-game-minutes", type=float, default=25.0, help="start the next loop after this long")
+    p.add_argument("--seed", type=int, default=None, help="first seed (default: from the clock)")
+    p.add_argument("--threat", type=int, default=2)
+    p.add_argument("--size", default=None, help="window size WxH (default 1280x720; 1920x1080 offscreen)")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--offscreen", action="store_true", help="render without a window (EGL)")
+    p.add_argument("--frames", type=int, default=0, help="offscreen: render this many frames, then exit")
+    p.add_argument("--screenshot", metavar="FILE", help="with --frames: save the last frame")
+    p.add_argument("--no-shadows", action="store_true")
+    p.add_argument("--ui-scale", type=float, default=1.0)
+    return p.parse_args(argv)
+
+
+class AttractMode:
+    """Runs the loop on a ``DinkyDauApp``: demo games, the camera director, captions, walk-up, idle."""
+
+    def __init__(self, app, scenarios: list[str] | None = None, idle_s: float = 180.0, pace: float = 1.0,
+                 seed: int | None = None, threat: int = 2, max_game_s: float = 1500.0, clock=time.monotonic):
+        self.app = app
+        self.fixed = list(scenarios or [])
+        self.scenarios: list[str] = list(self.fixed)
+        self.idle_s = idle_s
+        self.pace = max(0.0, pace)
+        self.threat = threat
+        self.max_game_s = max_game_s
+        self.clock = clock
+        self.rng = random.Random(seed if seed is not None else int(time.time()))
+        self.state = "idle"  # "demo" | "player" | "idle" (before the engine answered)
+        self.index = -1
+        self.scenario: str | None = None
+        self.games = 0  # demo games started
+        self.steps = 0  # event batches seen in demo games
+        self.events_seen = 0
+        self.seeds: list[int] = []
+        self.captions: deque = deque(maxlen=8)
+        self.caption_until = 0.0
+        self.game_started = 0.0
+        self.last_progress = 0.0
+        self.over_at: float | None = None
+        self.last_input = clock()
+        self.last_mouse = None
+        self.styled_hud = None
+        self.orbit_speed = 3.0  # degrees per second
+        app.listeners.append(self.on_events)
+        app.game_over_hook = self.on_game_over
+        bt = app.base.buttonThrowers[0].node() if getattr(app.base, "buttonThrowers", None) else None
+        if bt is not None:
+            bt.set_button_down_event("demo-button")
+        app.base.accept("demo-button", self.on_button)
+        app.base.task_mgr.add(self._tick, "demo-tick")
+
+    # -- the loop --------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.scenarios:
+            self.next_game()
+            return
+
+        def hello(result):
+            self.scenarios = [s["id"] for s in result.get("scenarios", [])]
+            self.next_game()
+
+        self.app.link.request("engine.hello", {}, hello, self._engine_error)
+
+    def _engine_error(self, fault) -> None:
+        self.app._on_error(fault)
+
+    def next_game(self) -> None:
+        """A new demo game: the next scenario, a new seed, both sides played by the AI."""
+        if not self.scenarios:
+            return
+        app = self.app
+        self.state = "demo"
+        self.index = (self.index + 1) % len(self.scenarios)
+        self.scenario = self.scenarios[self.index]
+        seed = self.rng.randrange(1, 1_000_000)
+        self.seeds.append(seed)
+        del self.seeds[:-50]
+        self.games += 1
+        self.captions.clear()
+        self.over_at = None
+        self.game_started = self.last_progress = self.clock()
+        app.step_pause = 1.4 * self.pace
+        app.autosave_enabled = False
+        app.start_game(self.scenario, "allied", "watch", self.threat, seed,
+                       extra={"referee": True, "side": "referee"})
+        app.viewing = "referee"
+
+    def take_command(self) -> None:
+        """A walk-up player: a solo game as the Allies on the same scenario, straight away."""
+        app = self.app
+        self.state = "player"
+        self.last_input = self.clock()
+        self.captions.clear()
+        app.step_pause = 0.05
+        app.autosave_enabled = True
+        if app.hud is not None:
+            app.hud.set_caption("")
+        app.start_game(self.scenario or self.scenarios[0], "allied", "solo", self.threat,
+                       self.rng.randrange(1, 1_000_000))
+
+    # -- input -----------------------------------------------------------------------------------
+    def on_button(self, button: str = "") -> None:
+        self.last_input = self.clock()
+        if self.state == "demo" and not str(button).startswith("wheel"):
+            self.take_command()
+
+    def _mouse_moved(self) -> bool:
+        mw = getattr(self.app.base, "mouseWatcherNode", None)
+        if mw is None or not mw.has_mouse():
+            return False
+        m = mw.get_mouse()
+        pos = (round(m.x, 3), round(m.y, 3))
+        moved = self.last_mouse is not None and pos != self.last_mouse
+        self.last_mouse = pos
+        return moved
+
+    # -- events: the director and the captions ---------------------------------------------------
+    def on_events(self, events: list[dict]) -> None:
+        if self.state != "demo" or not events:
+            return
+        self.steps += 1
+        self.events_seen += len(events)
+        if any(ev.get("type") not in QUIET_EVENTS for ev in events):
+            self.last_progress = self.clock()
+        self._direct(events)
+        for ev in events:
+            if ev.get("type") in CAPTION_EVENTS and ev.get("text"):
+                if ev.get("type") == "status" and ev.get("status") not in ("pinned", "overwatch"):
+                    continue
+                self.captions.append(self.plain(ev))
+
+    def plain(self, ev: dict) -> str:
+        """The event's text with stand ids turned into words (``vc1_a`` -> ``Cell Ba's rifle cell``)."""
+        text = str(ev.get("text", ""))
+        view = self.app.view
+        elements = {e["id"]: e.get("name", e["id"]) for e in view.get("elements", [])}
+        stands = {s["id"]: f"{elements.get(s.get('element'), s.get('element'))}'s {s.get('name', 'stand')}"
+                  for s in view.get("stands", [])}
+        ids = sorted(stands, key=len, reverse=True)
+        if ids:
+            text = re.sub(r"\b(" + "|".join(re.escape(i) for i in ids) + r")\b", lambda m: stands[m.group(1)], text)
+        return text
+
+    def _direct(self, events: list[dict]) -> None:
+        """Cut the camera to what matters most in this batch; the tick keeps it orbiting slowly."""
+        app = self.app
+        if app.camera is None or app.scene is None:
+            return
+        pieces = app.scene.pieces
+        best = None
+        for ev in events:
+            kind = ev.get("type")
+            rank = {"ambush": 5, "assault": 5, "fire": 4, "structure": 4, "move": 3, "retreat": 3,
+                    "activate": 1}.get(kind, 0)
+            if rank and (best is None or rank > best[0]):
+                best = (rank, ev)
+        if best is None:
+            return
+        ev = best[1]
+        kind = ev.get("type")
+        focus, dist = None, 26.0
+        if kind in ("fire", "ambush", "assault"):
+            a = pieces.element_centre(ev.get("element") or "")
+            tid = ev.get("target")
+            b = pieces.stands[tid].node.get_pos() if tid in pieces.stands else pieces.element_centre(
+                ev.get("target_element") or "")
+            if a is not None and b is not None:
+                focus = (a + b) / 2
+                dist = max(22.0, min(70.0, (a - b).length() * 1.5 + 12))
+            elif a is not None:
+                focus = a
+        elif kind in ("move", "retreat"):
+            tos = [s["to"] for s in ev.get("stands", []) if s.get("to")]
+            if tos:
+                x = sum(t[0] for t in tos) / len(tos)
+                y = sum(t[1] for t in tos) / len(tos)
+                import panda3d.core as p3d
+
+                focus = p3d.LPoint3(x, y, app.scene.table.height_at(x, y))
+        elif kind == "structure" and "x" in ev:
+            import panda3d.core as p3d
+
+            focus = p3d.LPoint3(ev["x"], ev["y"], 0)
+        else:
+            focus = pieces.element_centre(ev.get("element") or "")
+        if focus is not None:
+            app.camera.focus(focus.x, focus.y, focus.z, dist)
+            app.camera.goal.pitch = 40.0
+
+    def on_game_over(self, result: dict) -> None:
+        from game.client.hud import SIDE_NAME
+
+        if self.state != "demo":
+            self.app.game_over_hook = None
+            self.app._game_over(result)
+            self.app.game_over_hook = self.on_game_over
+            return
+        if self.over_at is None:
+            winner = result.get("winner")
+            head = f"{SIDE_NAME.get(winner, winner)} win!" if winner else "A draw"
+            self.captions.append(f"{head} {result.get('reason', '')}".strip())
+            self.over_at = self.clock()
+            if self.app.camera is not None:
+                self.app.camera.goal = self.app.camera.overview()
+
+    # -- per frame -------------------------------------------------------------------------------
+    def _tick(self, task):
+        now = self.clock()
+        app = self.app
+        if self._mouse_moved():
+            self.last_input = now
+        if self.state == "player":
+            if now - self.last_input > self.idle_s:
+                self.next_game()
+            return task.cont
+        if self.state != "demo":
+            return task.cont
+        if app.hud is not None and app.hud is not self.styled_hud:
+            self._style(app.hud)
+        if app.camera is not None:
+            dt = min(app.base.clock.get_dt(), 0.1)
+            app.camera.goal.heading += self.orbit_speed * dt
+        self._captions(now)
+        if self.over_at is not None and now - self.over_at > max(0.5, 9.0 * self.pace):
+            self.next_game()
+        elif now - self.game_started > self.max_game_s or now - self.last_progress > max(60.0, 90 * self.pace):
+            self.next_game()
+        return task.cont
+
+    def _style(self, hud) -> None:
+        """A table for a crowd: no log or action panel, the captions and the dice tray only."""
+        hud.log_frame.hide()
+        hud.hide_panel()
+        hud.prompt.hide()
+        hud.hint.setText("ATTRACT MODE  -  press any key or click to take command of the Allies")
+        hud.hint.setFg((1.0, 0.82, 0.35, 1))
+        hud.hint.setScale(0.045)
+        self.styled_hud = hud
+
+    def _captions(self, now: float) -> None:
+        hud = self.app.hud
+        if hud is None or now < self.caption_until:
+            return
+        if not self.captions:
+            if now > self.caption_until + 4.0:
+                hud.set_caption("", "")
+            return
+        text = self.captions.popleft()
+        v = self.app.view
+        sub = f"Turn {v.get('turn', '?')} of {v.get('turns', '?')}   -   {v.get('scenario', {}).get('title', '')}"
+        hud.set_caption(text, sub)
+        # a crowd needs time to read: longer captions stay longer; a backlog moves faster
+        hold = max(1.2, min(5.0, 0.9 + 0.045 * len(text))) * max(self.pace, 0.05)
+        if len(self.captions) > 3:
+            hold *= 0.5
+        self.caption_until = now + hold
+
+    def stop(self) -> None:
+        app = self.app
+        app.base.task_mgr.remove("demo-tick")
+        app.base.ignore("demo-button")
+        if self.on_events in app.listeners:
+            app.listeners.remove(self.on_events)
+        app.game_over_hook = None
+
+    def summary(self) -> dict:
+        return {"state": self.state, "games": self.games, "steps": self.steps, "events": self.events_seen,
+                "scenario": self.scenario, "seeds": self.seeds[-5:],
+                "turn": self.app.view.get("turn"), "geoms": self.app.scene.geom_count() if self.app.scene else 0,
+                "effects": self.app.scene.effects.count() if self.app.scene else 0}
+
+
+def demo_main(argv: list[str] | None = None) -> int:
+    """The ``dinkydau demo`` subcommand (also ``dinkydau play --demo``)."""
+    from game.client.app import DinkyDauApp, has_display
+    from game.client.settings import ClientSettings
+
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if not args.offscreen and not has_display():
+        print("dinkydau demo: no display here (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+              "To run it headless, for example:\n  dinkydau demo --offscreen --frames 400", file=sys.stderr)
+        return 2
+    if args.offscreen and not args.frames:
+        print("dinkydau demo: --offscreen needs --frames N", file=sys.stderr)
+        return 2
+    size = (1920, 1080) if args.offscreen else (1280, 720)
+    if args.size:
+        w, _, h = args.size.lower().partition("x")
+        size = (int(w), int(h))
+    settings = ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
+                              shadows=not args.no_shadows, ui_scale=args.ui_scale)
+    app = DinkyDauApp(settings)
+    try:
+        demo = AttractMode(app, [args.scenario] if args.scenario else None, idle_s=args.idle_minutes * 60,
+                           pace=args.pace, seed=args.seed, threat=args.threat,
+                           max_game_s=args.max_game_minutes * 60)
+        if args.frames and not args.scenario:  # headless: ask for the scenarios before counting frames
+            demo.scenarios = [s["id"] for s in app.link.call("engine.hello").get("scenarios", [])]
+        demo.start()
+        if args.frames:
+            for _ in range(args.frames):  # at most 60 frames a second, as a screen would show them
+                t = time.monotonic()
+                app.base.task_mgr.step()
+                time.sleep(max(0.0, 1 / 60 - (time.monotonic() - t)))
+            if args.screenshot:
+                app.screenshot(args.screenshot)
+            print(json.dumps(demo.summary()))
+            return 0
+        app.run()
+        return 0
+    finally:
+        app.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(demo_main())
