@@ -4,6 +4,8 @@
     dinkydau engine [--listen 127.0.0.1:PORT]                             the headless engine process
     dinkydau validate FILE...                                            check scenario files
     dinkydau bake SCENARIO [--out FILE]                                  bake a table to glTF
+    dinkydau simulate SCENARIO --games N [--jobs J] [--threat L]          batch AI-vs-AI statistics
+    dinkydau demo [SCENARIO]                                             convention attract mode
 """
 
 from __future__ import annotations
@@ -76,9 +78,19 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "play":
         return _play(argv[1:])
+    if argv and argv[0] == "simulate":
+        from game.ai.simulate import main as simulate_main
+
+        return simulate_main(argv[1:])
+    if argv and argv[0] == "demo":
+        from game.client.demo import demo_main
+
+        return demo_main(argv[1:])
     parser = argparse.ArgumentParser(prog="dinkydau", description="Dinky Dau 3D: Vietnam tabletop wargame")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("play", help="play on the 3D table (dinkydau play --help)")
+    sub.add_parser("demo", help="attract mode for a convention table: AI against AI until someone takes command")
+    sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel, with statistics (dinkydau simulate --help)")
     p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
     p.add_argument("--listen", metavar="HOST:PORT", help="serve on TCP instead of stdio, e.g. 127.0.0.1:7777")
     p = sub.add_parser("validate", help="check scenario files and report every problem")

@@ -21,7 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from game.ai.players import take_turn
+from game.ai.players import new_game, take_turn
+from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
 from game.rules.scenario import ScenarioError, build_scenario
@@ -62,7 +63,8 @@ def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]
     threat = doc.get("threat", 2)
     if threat not in (1, 2, 3):
         raise SaveError(f"{where}: field 'threat' must be 1, 2 or 3, got {threat!r}")
-    game = Game(scenario, doc["seed"], threat=threat)
+    players = doc.get("players") if isinstance(doc.get("players"), dict) else {}
+    game = new_game(scenario, doc["seed"], threat, {side: players.get(side, "human") for side in SIDES})
     expected = {}
     for i, snap in enumerate(doc["snapshots"]):
         if not isinstance(snap, dict) or not isinstance(snap.get("after"), int) or not isinstance(snap.get("hash"), str):

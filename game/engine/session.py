@@ -193,7 +193,7 @@ class Engine:
             scenario = resolve_scenario(ref)
         except ScenarioError as exc:
             raise RpcError(BAD_SCENARIO, "invalid scenario", {"problems": [str(p) for p in exc.problems]}) from exc
-        game = Game(scenario, seed, threat=threat)
+        game = ai_players.new_game(scenario, seed, threat, players)
         gid = f"g{self._next}"
         self._next += 1
         s = Session(gid, game, players, referee)

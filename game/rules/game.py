@@ -129,6 +129,10 @@ class Game:
             state.threat = threat
         self.state = state
         self.dice = Dice(self.state.rng)
+        if self.state.solo:
+            from game.rules import jungle_ghost
+
+            jungle_ghost.install(self)  # the Jungle Ghost's phase hooks belong to each Game (DD ch. 10)
         if start and self.state.turn == 0:
             turn_rules.start_turn(self)
 

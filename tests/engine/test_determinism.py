@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from game.ai.players import take_turn
+from game.ai.players import new_game, take_turn
 from game.engine import saves
 from game.engine.client import EngineError, InProcessEngine
 from game.rules.dice import Dice, seed_streams
@@ -119,13 +119,14 @@ def test_edited_or_truncated_saves_are_refused_and_do_not_harm_games(tmp_path):
 
 
 def test_ai_moves_replay_through_the_ai(tmp_path):
-    g = Game(resolve_scenario("village_sweep"), 8)
+    players = {"allied": "ai", "insurgent": "ai"}
+    g = new_game(resolve_scenario("village_sweep"), 8, 2, players)   # the Jungle Ghost plays the Insurgent
     log = []
     while not g.state.over and len(log) < 80:
         side = g.state.to_act
         action, _ = take_turn(g, side)
         log.append({"side": side, "action": action, "by": "ai"})
-    doc = saves.make_save(g, log, [], {"allied": "ai", "insurgent": "ai"}, False)
+    doc = saves.make_save(g, log, [], players, False)
     replayed, _, _ = saves.replay(json.loads(json.dumps(doc)))
     assert replayed.hash() == g.hash()
 
