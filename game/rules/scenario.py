@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shapely.geometry import Point
+
 from game.rules.data import SIDES, Rulebook, rulebook
 from game.world.features import Feature, base_rectangle
 
@@ -111,6 +113,24 @@ class SideSetup:
     tunnel_entrances: int
 
 
+OBJECTIVE_KINDS = {
+    "hold": "at the end the side has a stand in the area and the enemy has none there (G-30)",
+    "clear": "at the end the enemy has no stand and no Blind in the area (G-30)",
+}
+
+
+@dataclass(frozen=True)
+class ObjectiveSetup:
+    """A scenario objective scored at the end of the game (G-30: a main objective is worth 3 VP)."""
+
+    id: str
+    name: str
+    side: str
+    kind: str
+    vp: int
+    polygon: tuple[tuple[float, float], ...]
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A validated scenario."""
@@ -133,6 +153,7 @@ class Scenario:
     raw: dict[str, Any] = field(repr=False, compare=False, default_factory=dict)
     """The source object, for saves and the engine protocol."""
     ambush_points: tuple[AmbushPointSetup, ...] = ()
+    objectives: tuple[ObjectiveSetup, ...] = ()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -219,7 +240,7 @@ class _Reader:
         return tuple(p for p in pts if p is not None)
 
 
-_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point"}
+_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
     "special_rules",
@@ -282,6 +303,47 @@ def _read_features(r: _Reader, raw: list, book: Rulebook) -> list[Feature]:
         if book.terrain[ftype].elevation and feat.height <= 0:
             r.problem(p + "height", "a hill needs a positive height")
         out.append(feat)
+    return out
+
+
+def _read_objectives(r: _Reader, raw: Any, width: float, height: float) -> list[ObjectiveSetup]:
+    out: list[ObjectiveSetup] = []
+    if not isinstance(raw, list):
+        r.problem("objective", "should be a list of [[objective]] tables")
+        return out
+    for i, o in enumerate(raw):
+        p = f"objective[{i}]."
+        if not isinstance(o, dict):
+            r.problem(f"objective[{i}]", "should be a table")
+            continue
+        r.unknown(o, {"id", "name", "side", "kind", "vp", "polygon", "point", "radius"}, p)
+        oid = r.get(o, "id", p, str)
+        side = r.get(o, "side", p, str)
+        kind = r.get(o, "kind", p, str, "hold")
+        vp = r.get(o, "vp", p, int, 3)
+        if side is not None and side not in SIDES:
+            r.problem(p + "side", f"'{side}' is not a side")
+        if kind not in OBJECTIVE_KINDS:
+            r.problem(p + "kind", f"unknown objective kind '{kind}' (known: {', '.join(OBJECTIVE_KINDS)})")
+        if vp is not None and vp <= 0:
+            r.problem(p + "vp", "an objective is worth a positive number of VP to its side")
+        if "polygon" in o:
+            poly = r.points(o["polygon"], p + "polygon", 3)
+        elif "point" in o:
+            centre = r.point(o["point"], p + "point")
+            radius = r.get(o, "radius", p, (int, float))
+            poly = None
+            if centre is not None and radius:
+                ring = Point(centre).buffer(float(radius), quad_segs=8)
+                poly = tuple((round(x, 4), round(y, 4)) for x, y in ring.exterior.coords[:-1])
+        else:
+            r.problem(p.rstrip("."), "an objective needs a polygon, or a point and a radius")
+            continue
+        if None in (oid, side, kind, vp, poly) or side not in SIDES or kind not in OBJECTIVE_KINDS:
+            continue
+        if any(not (0 <= x <= width and 0 <= y <= height) for x, y in poly):
+            r.problem(p.rstrip("."), "the objective's area runs off the table")
+        out.append(ObjectiveSetup(oid, r.get(o, "name", p, str, oid), side, kind, vp, poly))
     return out
 
 
@@ -493,13 +555,14 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if sides and not any(e.side == side_id for e in elements) and not any(b.side == side_id for b in blinds):
             r.problem("element", f"side '{side_id}' has no elements or blinds")
 
+    objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))
     if r.problems:
         raise ScenarioError(r.problems)
     return Scenario(
         id=sid, title=title, source=source, briefing=briefing, width=float(width), height=float(height),
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
-        raw=raw, ambush_points=tuple(points),
+        raw=raw, ambush_points=tuple(points), objectives=tuple(objectives),
     )
 
 

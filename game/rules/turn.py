@@ -180,13 +180,33 @@ def bleed(g: Game) -> None:
 
 
 def check_wipeout(g: Game) -> bool:
-    """A side with no stands left on the table or under blinds ends the game at once."""
+    """A side with nothing left ends the game at once: no living stand (on the table, under a Blind or
+    in reserve) and no Blind that may still hold something (a Shadow Blind, DD-10.3)."""
     s = g.state
     for side in ("allied", "insurgent"):
-        if not any(st.alive and st.side == side for st in s.stands.values()):
+        alive = any(st.alive and st.side == side for st in s.stands.values())
+        hidden = any(b.side == side and not b.dummy for b in s.blinds.values())
+        if not alive and not hidden:
             end_game(g, f"the {side} side has no stands left", "DD-2.34")
             return True
     return False
+
+
+def objective_met(g: Game, obj) -> bool:
+    """Is a scenario objective met now (G-30)? ``hold``: a stand of the side has its centre in the area
+    and no enemy stand does; ``clear``: no enemy stand and no enemy Blind in the area."""
+    from shapely.geometry import Point, Polygon
+
+    area = Polygon(obj.polygon)
+    enemy = g.state.other(obj.side)
+    inside = [st for st in g.state.stands.values()
+              if st.alive and g.state.elements[st.element].blind is None
+              and not getattr(g.state.elements[st.element], "reserve", False) and area.covers(Point(st.x, st.y))]
+    if any(st.side == enemy for st in inside):
+        return False
+    if obj.kind == "clear":
+        return not any(b.side == enemy and area.covers(Point(b.x, b.y)) for b in g.state.blinds.values())
+    return any(st.side == obj.side for st in inside)
 
 
 def end_game(g: Game, reason: str, clause: str) -> None:
@@ -203,6 +223,12 @@ def end_game(g: Game, reason: str, clause: str) -> None:
         elif tok["state"] in ("wounded", "stabilized"):
             vp -= 2
             lines.append(f"casualty {tok['id']} left on the table -2 (DD-3.17, C-02)")
+    for obj in g.scenario.objectives:
+        if objective_met(g, obj):
+            sign = 1 if obj.side == "allied" else -1
+            vp += sign * obj.vp
+            lines.append(f"{obj.side.capitalize()} objective '{obj.name}' {'held' if obj.kind == 'hold' else 'cleared'}"
+                         f" {sign * obj.vp:+d} (G-30)")
     v = g.book.victory
     winner = "allied" if vp >= v.allied_win else "insurgent" if vp <= v.insurgent_win else None
     s.over = True

@@ -144,3 +144,62 @@ def test_medic_in_contact_stabilises_c01():
     g.act("allied", {"type": "pass"})
     g.act("insurgent", {"type": "pass"})
     assert g.state.tokens[0]["state"] == "stabilized"
+
+
+HAMLET = {"id": "h", "name": "the hamlet", "side": "allied", "kind": "hold", "vp": 3,
+          "polygon": [[30, 30], [46, 30], [46, 46], [30, 46]]}
+
+
+def end_turn_one(raw):
+    g = game(raw)
+    g.act("allied", {"type": "pass"})
+    g.act("insurgent", {"type": "pass"})
+    return g
+
+
+def test_a_held_objective_scores_its_vp_g30():
+    raw = scenario(platoon() + [element("ft", "allied", [stand("f", "us_rifle_team", 35, 35)], kind="team")]
+                   + enemy(at=(10, 40)), turns=1)
+    raw["objective"] = [HAMLET]
+    g = end_turn_one(raw)
+    assert g.state.result["vp"] == 3 and g.state.result["winner"] == "allied"
+    assert any("the hamlet" in line for line in g.state.result["scoring"])
+
+
+def test_an_objective_with_an_enemy_inside_is_not_held_g30():
+    raw = scenario(platoon() + [element("ft", "allied", [stand("f", "us_rifle_team", 35, 35)], kind="team")]
+                   + enemy(at=(40, 40)), turns=1)
+    raw["objective"] = [HAMLET]
+    assert end_turn_one(raw).state.result["vp"] == 0
+
+
+def test_an_insurgent_objective_counts_against_the_allies_g30():
+    raw = scenario(platoon() + enemy(at=(40, 40)), turns=1)
+    raw["objective"] = [{**HAMLET, "side": "insurgent", "kind": "clear"}]
+    g = end_turn_one(raw)
+    assert g.state.result["vp"] == -3 and g.state.result["winner"] == "insurgent"
+
+
+def test_bad_objectives_are_reported():
+    from game.rules.scenario import ScenarioError, build_scenario
+
+    raw = scenario(platoon() + enemy())
+    raw["objective"] = [{"id": "x", "side": "allied", "kind": "capture", "polygon": [[0, 0], [60, 0], [0, 5]]}]
+    with pytest.raises(ScenarioError) as err:
+        build_scenario(raw)
+    text = str(err.value)
+    assert "unknown objective kind 'capture'" in text
+
+
+def test_a_side_with_only_a_shadow_blind_left_is_not_wiped_out():
+    from game.rules.state import Blind
+    from game.rules.turn import check_wipeout
+
+    g = game(scenario(platoon() + enemy()))
+    for st in g.state.stands.values():
+        if st.side == "insurgent":
+            st.alive = False
+    g.state.blinds["shadow"] = Blind("shadow", "insurgent", 30, 30, dummy=False, elements=[])
+    assert not check_wipeout(g)
+    del g.state.blinds["shadow"]
+    assert check_wipeout(g) and g.state.result["reason"] == "the insurgent side has no stands left"
