@@ -26,6 +26,7 @@ arcs; partial views through windows (buildings block whole).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ from shapely.ops import nearest_points
 from game.rules.data import Rulebook, rulebook
 from game.world.bake import baked_path
 from game.world.features import base_rectangle
-from game.world.raytrace import TableGeometry, TerrainFileError
+from game.world.raytrace import MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
 
 __all__ = ["Conditions", "LosResult", "Observer", "TableLOS", "TerrainFileError", "EYE_HEIGHT"]
 
@@ -167,6 +168,47 @@ class Trace:
     elevated: np.ndarray
     band: np.ndarray
     """N x 2: did the eye / the target line a woodline (DD-4.2)?"""
+    far: np.ndarray
+    """Longer than every limit that applies before any terrain: answered without tracing."""
+    complete: np.ndarray
+    """Is the evidence (inches, blocker, limit) complete? Always, except for sightlines a batched call
+    dropped as soon as it knew they were not visible."""
+
+    def row(self, i: int) -> Sight:
+        return Sight(bool(self.visible[i]), float(self.distance[i]), float(self.cutoff[i]), int(self.limit[i]),
+                     tuple(float(v) for v in self.inches[i]), float(self.solid_t[i]), int(self.solid_part[i]),
+                     bool(self.smoke[i]), int(self.above_part[i]), float(self.above_t[i]),
+                     tuple(float(v) for v in self.eyes[i]), tuple(float(v) for v in self.dirs[i]),
+                     bool(self.elevated[i]), (bool(self.band[i, 0]), bool(self.band[i, 1])), bool(self.far[i]),
+                     bool(self.complete[i]))
+
+
+@dataclass(frozen=True)
+class Sight:
+    """One row of a :class:`Trace`: one sightline's answer and evidence."""
+
+    visible: bool
+    distance: float
+    cutoff: float
+    limit: int
+    inches: tuple[float, ...]
+    solid_t: float
+    solid_part: int
+    smoke: bool
+    above_part: int
+    above_t: float
+    eye: tuple[float, ...]
+    dir: tuple[float, ...]
+    elevated: bool
+    band: tuple[bool, bool]
+    far: bool
+    complete: bool
+
+
+KILL_PLAN = 0.0051
+"""Plan inches inside a volume that are sure to count: more than the 0.005" that quantises to 0.01"."""
+CACHE_LIMIT = 100_000
+"""Per-observer entries kept before the caches start over."""
 
 
 class TableLOS:
@@ -184,12 +226,34 @@ class TableLOS:
         self.class_dense = np.array([any(self.book.terrain[p.terrain].dense for p in parts if p.canopy == c)
                                      for c in self.classes] + [False])
         self.part_class = np.array([self.class_index[p.canopy] if p.canopy else -1 for p in parts] + [-1])
+        self.part_cutoff = self.class_cutoff[self.part_class]
         self.limit_names = [*self.classes, "open", "elevated", "monsoon", "mist", "dawn", "dusk", "night_moonlit",
                             "night_dark", "ground", "building", "smoke"]
         self._limit = {n: i for i, n in enumerate(self.limit_names)}
         self.dense_plan = shapely.union_all(
             [p.footprint for p in parts if p.footprint is not None
              and (p.role == "building" or (p.canopy and self.book.terrain[p.terrain].dense))])
+        self.grid = PlanGrid(self.width, self.height, geometry.ground, geometry.solid, geometry.canopy,
+                             self._elevations_cast)
+        self._ground_max = self.grid.ground_max.ravel()
+        self._ground_flat = self.grid.ground_flat.ravel()
+        self._canopy_part = self.grid.canopy_part.ravel()
+        self._inside_lo = self.grid.inside_lo.ravel() + Z_MARGIN
+        self._inside_hi = self.grid.inside_hi.ravel() - Z_MARGIN
+        self._outside_lo = self.grid.outside_lo.ravel() - Z_MARGIN
+        self._outside_hi = self.grid.outside_hi.ravel() + Z_MARGIN
+        self._flat_list = self.grid.ground_flat.ravel().tolist()
+        self._max_list = self.grid.ground_max.ravel().tolist()
+        self._part_list = self.grid.canopy_part.ravel().tolist()
+        self._in_lo_list = self._inside_lo.tolist()
+        self._in_hi_list = self._inside_hi.tolist()
+        self._out_lo_list = self._outside_lo.tolist()
+        self._out_hi_list = self._outside_hi.tolist()
+        self._part_cutoff_list = self.part_cutoff.tolist()
+        self._part_class_list = self.part_class.tolist()
+        self._part_dense_list = self.class_dense[self.part_class].tolist()
+        self._bodies: dict[Observer, np.ndarray] = {}
+        self._trees: dict[Observer, float] = {}
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -210,18 +274,33 @@ class TableLOS:
             x, y = xy[int(np.argmax(bad))]
             raise ValueError(f"{what} ({x:.2f}, {y:.2f}) is off the {self.width:g}x{self.height:g} table")
 
-    def elevations(self, xy: np.ndarray) -> np.ndarray:
-        """Ground height under each plan point, inches (hills; buildings are not ground)."""
-        xy = np.asarray(xy, float).reshape(-1, 2)
-        self._on_table(xy, "point")
+    def _elevations_cast(self, xy: np.ndarray) -> np.ndarray:
+        """Ground height under each plan point, cast straight down onto the ground (the reference)."""
         top = self.geo.top + 10.0
         origins = np.column_stack([xy, np.full(len(xy), top)])
         t, prim = self.geo.ground.first(origins, np.tile([0.0, 0.0, -1.0], (len(xy), 1)))
         return np.round(np.where(prim >= 0, top - t, 0.0), 4)
 
+    def _ground(self, xy: np.ndarray) -> np.ndarray:
+        """Ground height under each plan point: read off the grid where the ground there is level,
+        else cast down (the same value either way)."""
+        g = self._ground_flat[self.grid.cells(xy)]
+        rest = np.isnan(g)
+        if rest.any():
+            g[rest] = self._elevations_cast(xy[rest])
+        return g
+
+    def elevations(self, xy: np.ndarray) -> np.ndarray:
+        """Ground height under each plan point, inches (hills; buildings are not ground)."""
+        xy = np.asarray(xy, float).reshape(-1, 2)
+        self._on_table(xy, "point")
+        return self._ground(xy)
+
     def elevation(self, x: float, y: float) -> float:
         """Ground height at a point, inches."""
-        return float(self.elevations(np.array([[x, y]]))[0])
+        self._on_table(np.array([[x, y]], float), "point")
+        g = self._flat_list[self.grid.cell(x, y)]
+        return float(self._elevations_cast(np.array([[x, y]], float))[0]) if g != g else g
 
     def clear_circle(self, x: float, y: float, radius: float = 3.0) -> bool:
         """Is a circle clear of dense trees and buildings? A Dustoff LZ needs 6" across (DD-6.6)."""
@@ -234,9 +313,9 @@ class TableLOS:
         part = self._inside(np.array([[x, y, z]]))[0]
         return self.geo.parts[part].terrain if part >= 0 else "open"
 
-    def _inside(self, pts: np.ndarray) -> np.ndarray:
+    def _inside_cast(self, pts: np.ndarray) -> np.ndarray:
         """The canopy part containing each point (-1: none): the first face straight up is an exit."""
-        if len(self.geo.canopy.owner) == 0:  # a table with no canopy at all
+        if len(self.geo.canopy.owner) == 0 or not len(pts):  # a table with no canopy at all
             return np.full(len(pts), -1)
         up = np.tile([0.0, 0.0, 1.0], (len(pts), 1))
         _, prim = self.geo.canopy.first(pts, up)
@@ -244,6 +323,32 @@ class TableLOS:
         inside = np.zeros(len(pts), bool)
         inside[ok] = self.geo.canopy.normal[prim[ok], 2] > 0
         return np.where(inside, self.geo.canopy.owner[np.maximum(prim, 0)], -1)
+
+    def _inside(self, pts: np.ndarray) -> np.ndarray:
+        """:meth:`_inside_cast`, read off the plan grid where a single volume (or none) covers the
+        point's cell and the point is clear of its top and bottom; cast elsewhere."""
+        cell = self.grid.cells(pts)
+        code = self._canopy_part[cell]
+        z = pts[:, 2]
+        known = (code >= 0) & (z > self._inside_lo[cell]) & (z < self._inside_hi[cell])
+        out = np.where(known, code, -1)
+        known |= (code == -1) | ((code >= 0) & ((z < self._outside_lo[cell]) | (z > self._outside_hi[cell])))
+        rest = np.nonzero(~known)[0]
+        if len(rest):
+            out[rest] = self._inside_cast(pts[rest])
+        return out
+
+    def _elevated(self, pts: np.ndarray) -> np.ndarray:
+        """Does each end stand 2" or more above the table (DD-4.41)? Its stand is the higher of the
+        ground under it and its eye less the eye height."""
+        out = pts[:, 2] - EYE_HEIGHT >= ELEVATED - 1e-6
+        rest = np.nonzero(~out)[0]
+        if len(rest):
+            unsure = self._ground_max[self.grid.cells(pts[rest])] + 1e-4 >= ELEVATED - 1e-6
+            rest = rest[unsure]
+            if len(rest):
+                out[rest] = self._ground(pts[rest, :2]) >= ELEVATED - 1e-6
+        return out
 
     def _band_span(self, pts: np.ndarray, dirs: np.ndarray, part: np.ndarray, exit_t: np.ndarray) -> np.ndarray:
         """How far from each end a sightline stays in the woodline band of the part it starts in
@@ -258,11 +363,34 @@ class TableLOS:
         own = np.zeros(len(todo), bool)
         own[hit] = core.owner[prim[hit]] == part[todo][hit]
         leaving = np.zeros(len(todo), bool)
-        leaving[hit] = np.einsum("ij,ij->i", core.normal[prim[hit]], dirs[todo][hit]) > 0
+        leaving[hit] = _dot(core.normal[prim[hit]], dirs[todo][hit]) > 0
         in_core = own & leaving
         entry = np.where(own & ~leaving, t, np.inf)
         span[todo] = np.where(in_core, 0.0, np.minimum(exit_t[todo], entry))
         return span
+
+    def _open_limits(self, eyes: np.ndarray, targets: np.ndarray, elevated: np.ndarray, conditions: Conditions
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest limit of each sightline before terrain: open or elevated (DD-4.1, DD-4.41), time of
+        day (G-23), weather (DD-3.8, G-07). Terrain can only lower it."""
+        n = len(eyes)
+        cutoff = np.where(elevated, OPEN_LIMIT + ELEVATION_BONUS, OPEN_LIMIT)
+        limit = np.where(elevated, self._limit["elevated"], self._limit["open"])
+        tcap = TIME_CAPS[conditions.time_of_day]
+        if tcap is not None:
+            lit = np.zeros(n, bool)
+            for cx, cy, r in conditions.illuminated:
+                lit |= np.hypot(eyes[:, 0] - cx, eyes[:, 1] - cy) <= r
+                lit |= np.hypot(targets[:, 0] - cx, targets[:, 1] - cy) <= r
+            lower = ~lit & (tcap < cutoff)
+            cutoff = np.where(lower, tcap, cutoff)
+            limit = np.where(lower, self._limit[TIME_LIMIT[conditions.time_of_day]], limit)
+        wcap, wname, _ = conditions.weather_cap()
+        if wcap is not None:
+            lower = wcap < cutoff
+            cutoff = np.where(lower, wcap, cutoff)
+            limit = np.where(lower, self._limit[wname], limit)
+        return cutoff, limit
 
     # -- the core: many sightlines at once ---------------------------------------------------------
     def trace(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
@@ -270,8 +398,11 @@ class TableLOS:
         """Cast N sightlines (eyes and targets Nx3, table frame) and apply the rules to each.
 
         ``distance`` overrides the plan length as the rule distance (stands: base edge to edge).
-        ``early`` stops measuring a sightline as soon as its answer is known to be no (the batched
-        path): its evidence (inches, limit) is then partial, its ``visible`` exact.
+        A sightline longer than every limit that applies before terrain (open or elevated, time of day,
+        weather) is answered without tracing (``far``): no terrain lengthens a limit.
+        ``early`` drops a sightline as soon as its answer is known to be no (the batched path): only its
+        ``visible`` is then exact, its evidence partial (``complete`` False). The answers are those of
+        :meth:`trace_reference`; the plan grid (``game.world.raytrace.PlanGrid``) only spares casts.
         """
         eyes = np.asarray(eyes, float).reshape(-1, 3)
         targets = np.asarray(targets, float).reshape(-1, 3)
@@ -288,41 +419,580 @@ class TableLOS:
         C = len(self.classes)
         geo = self.geo
 
-        # 1. ground and buildings
-        solid_t, solid_prim = geo.solid.first(eyes, dirs, np.maximum(length - SOLID_CLEARANCE, 0.0))
-        solid_part = np.where(solid_prim >= 0, geo.solid.owner[np.maximum(solid_prim, 0)], -1)
-        solid_part[length <= SOLID_CLEARANCE] = -1
+        # 5 (first): the limits before terrain; a sightline longer than them is not traced
+        elevated = self._elevated(np.vstack([eyes, targets]))
+        elevated = elevated[:n] | elevated[n:]
+        cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
+        far = dist > cutoff + 1e-9
 
         # 2. smoke and dust circles, in plan
         smoke = np.zeros(n, bool)
         for cx, cy, r in conditions.smoke:
             smoke |= _segment_near(eyes[:, :2], targets[:, :2], cx, cy, r)
+        live = np.nonzero(~far & ~smoke if early else ~far)[0]
 
-        # 3. canopy: where each end is, then every boundary crossed
-        alive = np.ones(n, bool)
-        stop = None
+        # 1. ground and buildings
+        solid_t = np.full(n, np.inf)
+        solid_part = np.full(n, -1)
+        cast = live[length[live] > SOLID_CLEARANCE]
         if early:
-            bound = OPEN_LIMIT + ELEVATION_BONUS
-            wcap = conditions.weather_cap()[0]
-            bound = min(bound, wcap) if wcap is not None else bound
-            if TIME_CAPS[conditions.time_of_day] is not None and not conditions.illuminated:
-                bound = min(bound, TIME_CAPS[conditions.time_of_day])
-            alive = (solid_part < 0) & ~smoke & (dist <= bound + 1e-9)
-        part_e = np.full(n, -1)
-        part_t = np.full(n, -1)
-        part_e[alive] = self._inside(eyes[alive])
-        part_t[alive] = self._inside(targets[alive])
-        stopped = np.zeros(n, bool)
-        if early:
-            def stop(rays: np.ndarray, prims: np.ndarray) -> np.ndarray:
-                # entering a volume other than the ends' own, whose cutoff the sightline already exceeds
-                p = geo.canopy.owner[prims]
-                into = np.einsum("ij,ij->i", geo.canopy.normal[prims], dirs[rays]) < 0
-                done = into & (p != part_e[rays]) & (p != part_t[rays])
-                done &= self.class_cutoff[self.part_class[p]] < dist[rays] - 1e-9
-                stopped[rays[done]] = True
-                return done
-        ray, t, prim = geo.canopy.all_hits(eyes, dirs, np.where(alive, length, 0.0), stop)
+            hit = geo.solid.blocked(eyes[cast], dirs[cast], length[cast] - SOLID_CLEARANCE)
+            if hit.any():
+                live = np.setdiff1d(live, cast[hit], assume_unique=True)
+        elif len(cast):
+            t, prim = geo.solid.first(eyes[cast], dirs[cast], length[cast] - SOLID_CLEARANCE)
+            solid_t[cast] = t
+            solid_part[cast] = np.where(prim >= 0, geo.solid.owner[np.maximum(prim, 0)], -1)
+
+        # 3. canopy: every boundary crossed (the target's volume first: a ray dropped early must not be
+        # dropped for the band of its own end), then where the eye is
+        e, d, ln, hf = eyes[live], dirs[live], length[live], hfac[live]
+        part_t = self._inside(targets[live])
+        ray, t, prim, dropped = self._crossings(e, d, ln, hf, dist[live], part_t, early)
+        if dropped.any():
+            keep = ~dropped
+            remap = np.cumsum(keep) - 1
+            hit_keep = keep[ray]
+            ray, t, prim = remap[ray[hit_keep]], t[hit_keep], prim[hit_keep]
+            live, e, d, ln, hf, part_t = live[keep], e[keep], d[keep], ln[keep], hf[keep], part_t[keep]
+        part_e = self._inside(e)
+        m = len(live)
+        part = geo.canopy.owner[prim]
+        entering = _dot(geo.canopy.normal[prim], d[ray]) < 0
+        exit_e = np.full(m, np.inf)
+        first_exit = (~entering) & (part == part_e[ray])
+        np.minimum.at(exit_e, ray[first_exit], t[first_exit])
+        exit_e = np.minimum(exit_e, ln)
+        exit_t = np.full(m, -np.inf)
+        last_entry = entering & (part == part_t[ray])
+        np.maximum.at(exit_t, ray[last_entry], t[last_entry])
+        exit_t = np.where(np.isfinite(exit_t), ln - exit_t, ln)
+        span_e = self._band_span(e, d, part_e, exit_e)
+        span_t = self._band_span(targets[live], -d, part_t, exit_t)
+
+        # inches inside each class: the union of the intervals inside its volumes, bands clipped off
+        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, ln, len(geo.parts) + 1)
+        at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
+        iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
+        at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= ln[iv_ray])
+        iv_t1 = np.where(at_target, np.minimum(iv_t1, ln[iv_ray] - span_t[iv_ray]), iv_t1)
+        sub = np.zeros((m, C + 1))
+        _union_add(sub, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
+        inches = np.zeros((n, C))
+        inches[live] = quantise(sub * hf[:, None])[:, :C]
+
+        # 4. dense canopy entered from above, outside the bands (DD-4.41)
+        top_entry = entering & self.class_dense[self.part_class[part]] & (geo.canopy.normal[prim, 2] > 0.3)
+        top_entry &= (t > span_e[ray] + 1e-6) & (t < ln[ray] - span_t[ray] - 1e-6)
+        above_t = np.full(n, np.inf)
+        above_part = np.full(n, -1)
+        if top_entry.any():
+            first = np.full(m, np.inf)
+            np.minimum.at(first, ray[top_entry], t[top_entry])
+            above_t[live] = first
+            first_above = top_entry & (t == first[ray])
+            above_part[live[ray[first_above]]] = part[first_above]
+
+        # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
+        crossed = inches > 0
+        for c in range(C):
+            lower = crossed[:, c] & (self.class_cutoff[c] <= cutoff)
+            cutoff = np.where(lower, self.class_cutoff[c], cutoff)
+            limit = np.where(lower, c, limit)
+        alive = np.zeros(n, bool)
+        alive[live] = True
+        blocked = (solid_part >= 0) | smoke | (above_part >= 0)
+        visible = ~blocked & alive & (dist <= cutoff + 1e-9)
+        band = np.zeros((n, 2), bool)
+        band[live, 0] = (part_e >= 0) & (span_e > 0)
+        band[live, 1] = (part_t >= 0) & (span_t > 0)
+        complete = alive | far if early else np.ones(n, bool)
+        return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
+                     eyes, dirs, length, elevated, band, far, complete)
+
+    def _crossings(self, eyes: np.ndarray, dirs: np.ndarray, length: np.ndarray, hfac: np.ndarray,
+                   dist: np.ndarray, part_t: np.ndarray, early: bool
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every canopy boundary each sightline crosses: (ray, t, face), and the rays dropped.
+
+        The casts are :meth:`RayScene.all_hits`'s, one after another along each ray. With ``early``, a
+        ray is dropped once it is sure to fail a canopy cutoff: it entered a volume (not the target's,
+        whose band may not count) of a class whose cutoff is below its length, and an occlusion query
+        from where its next cast would start finds nothing for 0.005" in plan (or up to its end): that
+        class's inches are then at least 0.01" and its cutoff applies.
+        """
+        sc = self.geo.canopy
+        n = len(eyes)
+        dropped = np.zeros(n, bool)
+        if sc.empty or not n:
+            return np.zeros(0, int), np.zeros(0), np.zeros(0, int), dropped
+        rays, ts, prims = [], [], []
+        live = np.nonzero(length > 0)[0]
+        start = np.zeros(n)
+        for _ in range(MAX_HITS):
+            if not len(live):
+                break
+            s = start[live]
+            t, prim = sc.first(eyes[live] + dirs[live] * s[:, None], dirs[live], length[live] - s)
+            hit = prim >= 0
+            live, t, prim = live[hit], t[hit], prim[hit]
+            t_abs = s[hit] + t
+            rays.append(live)
+            ts.append(t_abs)
+            prims.append(prim)
+            start[live] += t + STEP
+            if early and len(live):
+                owner = sc.owner[prim]
+                arm = _dot(sc.normal[prim], dirs[live]) < 0
+                arm &= (owner != part_t[live]) & (self.part_cutoff[owner] < dist[live] - 1e-9) & (t_abs > 0)
+                if arm.any():
+                    a = live[arm]
+                    s2 = start[a]
+                    reach = np.minimum(KILL_PLAN * 1.01 / np.maximum(hfac[a], 1e-12), length[a] - s2)
+                    clear = ~sc.blocked(eyes[a] + dirs[a] * s2[:, None], dirs[a], reach)
+                    sure = clear & ((s2 + reach - t_abs[arm]) * hfac[a] >= KILL_PLAN)
+                    if sure.any():
+                        dropped[a[sure]] = True
+                        live = live[~dropped[live]]
+        if not rays:
+            return np.zeros(0, int), np.zeros(0), np.zeros(0, int), dropped
+        return np.concatenate(rays), np.concatenate(ts), np.concatenate(prims), dropped
+
+    # -- one sightline at a time ----------------------------------------------------------------------
+    def _inside1(self, x: float, y: float, z: float) -> int:
+        """:meth:`_inside` for one point."""
+        cell = self.grid.cell(x, y)
+        code = self._part_list[cell]
+        if code == -1:
+            return -1
+        if code >= 0:
+            if self._in_lo_list[cell] < z < self._in_hi_list[cell]:
+                return code
+            if z < self._out_lo_list[cell] or z > self._out_hi_list[cell]:
+                return -1
+        canopy = self.geo.canopy
+        _, prim = canopy.first1((x, y, z), (0.0, 0.0, 1.0))
+        return canopy.owner_list[prim] if prim >= 0 and canopy.normal_list[prim][2] > 0 else -1
+
+    def _ground1(self, x: float, y: float) -> float:
+        g = self._flat_list[self.grid.cell(x, y)]
+        return float(self._elevations_cast(np.array([[x, y]], float))[0]) if g != g else g
+
+    def _elevated1(self, x: float, y: float, z: float) -> bool:
+        if z - EYE_HEIGHT >= ELEVATED - 1e-6:
+            return True
+        if self._max_list[self.grid.cell(x, y)] + 1e-4 < ELEVATED - 1e-6:
+            return False
+        return self._ground1(x, y) >= ELEVATED - 1e-6
+
+    def _off_table(self, x: float, y: float) -> bool:
+        return x < -1e-6 or x > self.width + 1e-6 or y < -1e-6 or y > self.height + 1e-6
+
+    def _sight(self, e: tuple[float, float, float], q: tuple[float, float, float], conditions: Conditions,
+               distance: float | None = None, early: bool = False) -> Sight:
+        """:meth:`trace` for one sightline, in plain Python around single Embree casts: the same
+        arithmetic, in the same order, so the same answer to the last bit."""
+        ex, ey, ez = e
+        tx, ty, tz = q
+        if self._off_table(ex, ey):
+            raise ValueError(f"sightline from ({ex:.2f}, {ey:.2f}) is off the {self.width:g}x{self.height:g} table")
+        if self._off_table(tx, ty):
+            raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
+        dx, dy, dz = tx - ex, ty - ey, tz - ez
+        length = math.sqrt(dx * dx + dy * dy + dz * dz)
+        plan = math.sqrt(dx * dx + dy * dy)
+        safe = max(length, 1e-12)
+        if length > 0:
+            d = (dx / safe, dy / safe, dz / safe)
+            hfac = plan / safe
+        else:
+            d, hfac = (1.0, 0.0, 0.0), 0.0
+        dist = math.floor((plan if distance is None else distance) * Q + 0.5) / Q
+        C = len(self.classes)
+
+        # 5 (first): the limits before terrain
+        elevated = self._elevated1(ex, ey, ez) or self._elevated1(tx, ty, tz)
+        cutoff = OPEN_LIMIT + ELEVATION_BONUS if elevated else OPEN_LIMIT
+        limit = self._limit["elevated"] if elevated else self._limit["open"]
+        tcap = TIME_CAPS[conditions.time_of_day]
+        if tcap is not None:
+            lit = False
+            for cx, cy, r in conditions.illuminated:
+                lit = lit or bool(np.hypot(ex - cx, ey - cy) <= r) or bool(np.hypot(tx - cx, ty - cy) <= r)
+            if not lit and tcap < cutoff:
+                cutoff, limit = tcap, self._limit[TIME_LIMIT[conditions.time_of_day]]
+        wcap, wname, _ = conditions.weather_cap()
+        if wcap is not None and wcap < cutoff:
+            cutoff, limit = wcap, self._limit[wname]
+        far = dist > cutoff + 1e-9
+        smoke = False
+        if conditions.smoke:
+            a, b = np.array([[ex, ey]]), np.array([[tx, ty]])
+            for cx, cy, r in conditions.smoke:
+                smoke = smoke or bool(_segment_near(a, b, cx, cy, r)[0])
+        zeros = (0.0,) * C
+        if far or (early and smoke):
+            return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d, elevated,
+                         (False, False), far, far)
+        if self.grid.clear(ex, ey, tx, ty, min(ez, tz)):
+            # nothing but open ground under the whole sightline: no cast can hit anything
+            return Sight(not smoke and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1,
+                         math.inf, e, d, elevated, (False, False), False, True)
+
+        # 1. ground and buildings
+        geo = self.geo
+        solid_t, solid_part = math.inf, -1
+        if length > SOLID_CLEARANCE:
+            if early:
+                if geo.solid.blocked1(e, d, length - SOLID_CLEARANCE):
+                    return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d,
+                                 elevated, (False, False), False, False)
+            else:
+                solid_t, prim = geo.solid.first1(e, d, length - SOLID_CLEARANCE)
+                solid_part = geo.solid.owner_list[prim] if prim >= 0 else -1
+
+        # 3. canopy
+        part_t = self._inside1(tx, ty, tz)
+        canopy = geo.canopy
+        owner, normal, part_cutoff = canopy.owner_list, canopy.normal_list, self._part_cutoff_list
+        hits: list[tuple[int, float, int, bool]] = []  # (part, t, face, entering)
+        if not canopy.empty and length > 0:
+            start = 0.0
+            for _ in range(MAX_HITS):
+                t, prim = canopy.first1((ex + d[0] * start, ey + d[1] * start, ez + d[2] * start), d, length - start)
+                if prim < 0:
+                    break
+                t_abs = start + t
+                p = owner[prim]
+                nx, ny, nz = normal[prim]
+                entering = nx * d[0] + ny * d[1] + nz * d[2] < 0
+                hits.append((p, t_abs, prim, entering))
+                start += t + STEP
+                if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
+                    reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
+                    o2 = (ex + d[0] * start, ey + d[1] * start, ez + d[2] * start)
+                    if not canopy.blocked1(o2, d, reach) and (start + reach - t_abs) * hfac >= KILL_PLAN:
+                        return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d,
+                                     elevated, (False, False), False, False)
+        part_e = self._inside1(ex, ey, ez)
+        exit_e = math.inf
+        entry_t = -math.inf
+        for p, t, _, ent in hits:
+            if not ent and p == part_e and t < exit_e:
+                exit_e = t
+            if ent and p == part_t and t > entry_t:
+                entry_t = t
+        exit_e = min(exit_e, length)
+        exit_t = length - entry_t if entry_t != -math.inf else length
+        span_e = self._band_span1(e, d, part_e, exit_e)
+        span_t = self._band_span1(q, (-d[0], -d[1], -d[2]), part_t, exit_t)
+
+        # inches inside each class (the same intervals, in the same order, as _intervals and _union_add)
+        order = sorted(hits, key=lambda h: (h[0], h[1]))
+        exits, opens = [], []
+        for k, (p, t, _, ent) in enumerate(order):
+            prev = order[k - 1] if k and order[k - 1][0] == p else None
+            nxt = order[k + 1] if k + 1 < len(order) and order[k + 1][0] == p else None
+            if not ent:
+                exits.append((p, (prev[1] if prev[3] else t) if prev is not None else 0.0, t))
+            elif nxt is None or nxt[3]:
+                opens.append((p, t, nxt[1] if nxt is not None else length))
+        ivs = exits + opens
+        crossed = {h[0] for h in hits}
+        if part_e >= 0 and part_e not in crossed:
+            ivs.append((part_e, 0.0, length))
+        if part_t >= 0 and part_t not in crossed and part_e != part_t:
+            ivs.append((part_t, 0.0, length))
+        spans = []
+        for p, t0, t1 in ivs:
+            if p == part_e and t0 <= 0.0:
+                t0 = max(t0, span_e)
+            if p == part_t and t1 >= length:
+                t1 = min(t1, length - span_t)
+            if t1 > t0:
+                spans.append((self._part_class_list[p], t0, t1))
+        spans.sort(key=lambda s: (s[0], s[1]))
+        total = [0.0] * (C + 1)
+        group, reach = -2, -math.inf
+        for c, t0, t1 in spans:
+            before = reach if c == group else -math.inf
+            total[c] += max(t1 - max(t0, before), 0.0)
+            reach = max(reach, t1) if c == group else t1
+            group = c
+        inches = tuple(math.floor(v * hfac * Q + 0.5) / Q for v in total[:C])
+
+        # 4. dense canopy entered from above, outside the bands (DD-4.41)
+        above_t, above_part = math.inf, -1
+        for p, t, prim, ent in hits:
+            if (ent and self._part_dense_list[p] and normal[prim][2] > 0.3 and t > span_e + 1e-6
+                    and t < length - span_t - 1e-6 and t < above_t):
+                above_t, above_part = t, p
+
+        # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
+        for c in range(C):
+            if inches[c] > 0 and self.class_cutoff[c] <= cutoff:
+                cutoff, limit = float(self.class_cutoff[c]), c
+        blocked = solid_part >= 0 or smoke or above_part >= 0
+        band = (part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0)
+        return Sight(not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, inches, solid_t, solid_part, smoke,
+                     above_part, above_t, e, d, elevated, band, False, True)
+
+    def _band_span1(self, pt: tuple[float, float, float], d: tuple[float, float, float], part: int,
+                    exit_t: float) -> float:
+        """:meth:`_band_span` for one end."""
+        if part < 0:
+            return 0.0
+        core = self.geo.core
+        t, prim = core.first1(pt, d)
+        if prim < 0 or core.owner_list[prim] != part:
+            return min(exit_t, math.inf)
+        nx, ny, nz = core.normal_list[prim]
+        if nx * d[0] + ny * d[1] + nz * d[2] > 0:
+            return 0.0
+        return min(exit_t, t)
+
+    def batch(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> np.ndarray:
+        """Can each eye see its target? Eyes and targets are Nx3 points, table frame (the AI's fast path)."""
+        return self.trace(eyes, targets, conditions, early=True).visible
+
+    # -- single questions --------------------------------------------------------------------------
+    def _point1(self, p: tuple[float, ...]) -> tuple[float, float, float]:
+        if len(p) == 3:
+            return (float(p[0]), float(p[1]), float(p[2]))
+        x, y = float(p[0]), float(p[1])
+        return (x, y, self.elevation(x, y) + EYE_HEIGHT)
+
+    def _point(self, p: tuple[float, ...]) -> np.ndarray:
+        if len(p) == 3:
+            return np.array(p, float)
+        x, y = float(p[0]), float(p[1])
+        return np.array([x, y, self.elevation(x, y) + EYE_HEIGHT])
+
+    def check_points(self, p: tuple[float, ...], q: tuple[float, ...], conditions: Conditions) -> LosResult:
+        """LOS from point p to point q: (x, y) stands an eye 0.6" above the ground there, (x, y, z) is exact."""
+        s = self._sight(self._point1(p), self._point1(q), conditions)
+        return self._result(s, float(s.visible))
+
+    def eye(self, o: Observer, toward: Observer | None = None) -> np.ndarray:
+        """An observer's eye: on its base edge nearest ``toward`` (or its centre), eye height above the
+        ground; a tree sniper's eye is up in the canopy over its base (DD-4.42)."""
+        if toward is None:
+            x, y = o.x, o.y
+        else:
+            a, _ = nearest_points(o.base(), toward.base())
+            x, y = a.x, a.y
+        return self._figure_points(o, np.array([[x, y]]), np.array([o.eye_height]))[0]
+
+    def _tree_z(self, o: Observer) -> float:
+        """Height of a tree sniper's eye: 80% of the way up the canopy over its base (DD-4.42)."""
+        z = self._trees.get(o)
+        if z is None:
+            top = self.geo.top + 10.0
+            centre = np.array([[o.x, o.y, top]])
+            t, prim = self.geo.canopy.first(centre, np.array([[0.0, 0.0, -1.0]]))
+            if prim[0] < 0:
+                raise ValueError(f"a tree sniper at ({o.x:.2f}, {o.y:.2f}) has no canopy over it (DD-4.42)")
+            g0 = self.elevation(o.x, o.y)
+            z = g0 + 0.8 * (top - float(t[0]) - g0)
+            if len(self._trees) > CACHE_LIMIT:
+                self._trees.clear()
+            self._trees[o] = z
+        return z
+
+    def _figure_points(self, o: Observer, xy: np.ndarray, heights: np.ndarray) -> np.ndarray:
+        if not o.tree:
+            return np.column_stack([xy, self.elevations(xy) + heights])
+        return np.column_stack([xy, np.full(len(xy), self._tree_z(o)) - (o.eye_height - heights) * 0.5])
+
+    def _body(self, o: Observer) -> np.ndarray:
+        """The centre and four points inset on a stand's base, at figure heights (cached per stand)."""
+        body = self._bodies.get(o)
+        if body is None:
+            c, s = math.cos(math.radians(o.facing)), math.sin(math.radians(o.facing))
+            local = BODY_LOCAL * np.array([o.depth, o.width])
+            xy = np.column_stack([o.x + local[:, 0] * c - local[:, 1] * s, o.y + local[:, 0] * s + local[:, 1] * c])
+            body = self._figure_points(o, xy, BODY_HEIGHTS)
+            if len(self._bodies) > CACHE_LIMIT:
+                self._bodies.clear()
+            self._bodies[o] = body
+        return body
+
+    def samples(self, o: Observer, toward: Observer) -> np.ndarray:
+        """Points a sightline aims at on a stand: its eye toward the other, its centre and four points
+        inset on its base, at figure heights (DESIGN §7)."""
+        return np.vstack([self.eye(o, toward)[None], self._body(o)])
+
+    def check(self, a: Observer, b: Observer, conditions: Conditions) -> LosResult:
+        """LOS between two stands: sightlines from each eye to the other's sample points (DD-4.5).
+
+        Stand to stand, the rule distance is base edge to base edge; the result reports the first clear
+        sightline (eye to eye first), or the eye-to-eye one when none is clear, and the share clear.
+        """
+        base_a, base_b = a.base(), b.base()
+        edge = float(shapely.distance(base_a, base_b))
+        xa = shapely.get_coordinates(shapely.shortest_line(base_a, base_b))[0]
+        xb = shapely.get_coordinates(shapely.shortest_line(base_b, base_a))[0]
+        if self._off_table(float(xa[0]), float(xa[1])) or self._off_table(float(xb[0]), float(xb[1])):
+            bad = xa if self._off_table(float(xa[0]), float(xa[1])) else xb
+            raise ValueError(f"point ({bad[0]:.2f}, {bad[1]:.2f}) is off the {self.width:g}x{self.height:g} table")
+        eye_a = (float(xa[0]), float(xa[1]), self._eye_z(a, float(xa[0]), float(xa[1])))
+        eye_b = (float(xb[0]), float(xb[1]), self._eye_z(b, float(xb[0]), float(xb[1])))
+        body_a = [tuple(v) for v in self._body(a).tolist()]
+        body_b = [tuple(v) for v in self._body(b).tolist()]
+        if math.floor(edge * Q + 0.5) / Q > _longest_limit(conditions) + 1e-9:
+            return self._result(self._sight(eye_a, eye_b, conditions, edge, early=True), 0.0)
+        lines = [(eye_a, q) for q in [eye_b, *body_b]] + [(eye_b, q) for q in [eye_a, *body_a]]
+        sights = [self._sight(e, q, conditions, edge, early=True) for e, q in lines]
+        count = sum(s.visible for s in sights)
+        pick = next((k for k, s in enumerate(sights) if s.visible), 0)
+        s = sights[pick]
+        if not s.complete:
+            s = self._sight(*lines[pick], conditions, edge)
+        return self._result(s, count / SIGHTLINES)
+
+    def _eye_z(self, o: Observer, x: float, y: float) -> float:
+        return self._tree_z(o) if o.tree else self._ground1(x, y) + o.eye_height
+
+    def check_many(self, pairs: Sequence[tuple[Observer, Observer]], conditions: Conditions) -> list[LosResult]:
+        """:meth:`check` for many pairs of stands in one batched trace: the same answer for each pair.
+
+        A pair whose base edge distance exceeds the longest limit the conditions allow (30" elevated,
+        less in weather or at night) is answered without tracing its sightlines.
+        """
+        n = len(pairs)
+        if not n:
+            return []
+        ga = np.array([a.base() for a, _ in pairs], dtype=object)
+        gb = np.array([b.base() for _, b in pairs], dtype=object)
+        edge = shapely.distance(ga, gb)
+        eye_a = shapely.get_coordinates(shapely.shortest_line(ga, gb))[0::2]
+        eye_b = shapely.get_coordinates(shapely.shortest_line(gb, ga))[0::2]
+        eyes = np.empty((n, 2, 3))
+        eyes[:, 0, :2], eyes[:, 1, :2] = eye_a, eye_b
+        self._on_table(np.vstack([eye_a, eye_b]), "point")
+        g = self._ground(np.vstack([eye_a, eye_b]))
+        for k, (a, b) in enumerate(pairs):
+            eyes[k, 0, 2] = self._tree_z(a) if a.tree else g[k] + a.eye_height
+            eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[n + k] + b.eye_height
+        for a, b in pairs:
+            self._body(a)
+            self._body(b)
+        near = np.nonzero(quantise(edge) <= _longest_limit(conditions) + 1e-9)[0]
+        far = np.setdiff1d(np.arange(n), near)
+        out: list[LosResult | None] = [None] * n
+        if len(far):
+            tr = self.trace(eyes[far, 0], eyes[far, 1], conditions, distance=edge[far], early=True)
+            for i, k in enumerate(far):
+                out[k] = self._result(tr.row(i), 0.0)
+        if len(near):
+            # per pair: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
+            m = len(near)
+            lines = np.empty((m, 2, SIGHTLINES // 2, 2, 3))
+            for i, k in enumerate(near):
+                a, b = pairs[k]
+                lines[i, 0, :, 0] = eyes[k, 0]
+                lines[i, 0, 0, 1] = eyes[k, 1]
+                lines[i, 0, 1:, 1] = self._body(b)
+                lines[i, 1, :, 0] = eyes[k, 1]
+                lines[i, 1, 0, 1] = eyes[k, 0]
+                lines[i, 1, 1:, 1] = self._body(a)
+            lines = lines.reshape(m * SIGHTLINES, 2, 3)
+            tr = self.trace(lines[:, 0], lines[:, 1], conditions, distance=np.repeat(edge[near], SIGHTLINES),
+                            early=True)
+            vis = tr.visible.reshape(m, SIGHTLINES)
+            count = vis.sum(axis=1)
+            pick = np.where(count > 0, np.argmax(vis, axis=1), 0)
+            redo = [i for i in range(m) if not tr.complete[i * SIGHTLINES + pick[i]]]
+            if redo:
+                rows = np.array(redo) * SIGHTLINES
+                full = self.trace(lines[rows, 0], lines[rows, 1], conditions, distance=edge[near[redo]])
+            for i, k in enumerate(near):
+                fraction = float(count[i]) / SIGHTLINES
+                if i in redo:
+                    out[k] = self._result(full.row(redo.index(i)), fraction)
+                else:
+                    out[k] = self._result(tr.row(i * SIGHTLINES + int(pick[i])), fraction)
+        return out  # type: ignore[return-value]
+
+    # -- evidence ----------------------------------------------------------------------------------
+    def _result(self, s: Sight, fraction: float) -> LosResult:
+        assert s.complete, "evidence of a sightline the batched trace dropped"
+        inches = {c: s.inches[k] for k, c in enumerate(self.classes) if s.inches[k] > 0}
+        dist = s.distance
+        parts = self.geo.parts
+        fraction = round(fraction, 4)
+        extra = {"elevated": s.elevated, "woodline": list(s.band), "traced": not s.far}
+        name = self.limit_names[s.limit]
+        cutoff = s.cutoff
+        clause = {"open": "DD-4.1", "elevated": "DD-4.41", "monsoon": "DD-3.8", "mist": "G-07"}.get(name, "G-23")
+        if s.far:
+            return LosResult(False, fraction, dist, {}, cutoff, name, None, clause,
+                             f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline '
+                             "may be here (terrain not traced)", extra)
+        if s.solid_part >= 0:
+            at = [round(e + d * s.solid_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
+            p = parts[s.solid_part]
+            kind = "ground" if p.role == "ground" else "building"
+            clause = "G-01 T14" if kind == "ground" else "G-02"
+            what = "the ground (a hill)" if kind == "ground" else f"a building ({p.terrain} '{p.feature}')"
+            return LosResult(False, fraction, dist, inches, 0.0, kind,
+                             {"feature": p.feature, "terrain": p.terrain, "at": at}, clause,
+                             f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f})", extra)
+        if s.smoke:
+            return LosResult(False, fraction, dist, inches, 0.0, "smoke",
+                             {"feature": "smoke", "terrain": "smoke", "at": None}, "DD-5.34",
+                             "blocked by a smoke or dust cloud", extra)
+        if s.above_part >= 0:
+            p = parts[s.above_part]
+            pos = [round(e + d * s.above_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
+            return LosResult(False, fraction, dist, inches, 0.0, p.canopy or p.terrain,
+                             {"feature": p.feature, "terrain": p.terrain, "at": pos}, "DD-4.41",
+                             f"no one sees into dense canopy from above ({p.terrain} '{p.feature}')", extra)
+        blocker = None
+        if name in self.class_index:
+            k = self.class_index[name]
+            clause = "DD-4.4" if self.class_dense[k] else "G-02"
+            deep = [p for p in parts if p.canopy == name]
+            blocker = {"feature": deep[0].feature if len(deep) == 1 else None, "terrain": name, "at": None}
+        band = " (woodline band ignored, DD-4.2)" if any(s.band) else ""
+        inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches.items()) or "no canopy"
+        if s.visible:
+            reason = f'{dist:.2f}" is within the {cutoff:g}" {name} limit; {inside}{band}'
+            blocker = None
+        else:
+            reason = f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit; {inside}{band}'
+        return LosResult(s.visible and fraction > 0, fraction, dist, inches, cutoff, name, blocker,
+                         clause, reason, extra)
+
+    # -- the reference ------------------------------------------------------------------------------
+    def trace_reference(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
+                        distance: np.ndarray | None = None) -> Trace:
+        """Every sightline cast in full through Embree, every end cast for, nothing skipped: the plain
+        path that :meth:`trace` and the single-sightline path must agree with (tests/world)."""
+        eyes = np.asarray(eyes, float).reshape(-1, 3)
+        targets = np.asarray(targets, float).reshape(-1, 3)
+        n = len(eyes)
+        self._on_table(eyes[:, :2], "sightline from")
+        self._on_table(targets[:, :2], "sightline to")
+        seg = targets - eyes
+        length = np.linalg.norm(seg, axis=1)
+        safe = np.maximum(length, 1e-12)
+        dirs = np.where(length[:, None] > 0, seg / safe[:, None], np.array([1.0, 0.0, 0.0]))
+        plan = np.linalg.norm(seg[:, :2], axis=1)
+        hfac = np.where(length > 0, plan / safe, 0.0)
+        dist = quantise(plan if distance is None else distance)
+        C = len(self.classes)
+        geo = self.geo
+
+        solid_t, solid_prim = geo.solid.first(eyes, dirs, np.maximum(length - SOLID_CLEARANCE, 0.0))
+        solid_part = np.where(solid_prim >= 0, geo.solid.owner[np.maximum(solid_prim, 0)], -1)
+        solid_part[length <= SOLID_CLEARANCE] = -1
+        smoke = np.zeros(n, bool)
+        for cx, cy, r in conditions.smoke:
+            smoke |= _segment_near(eyes[:, :2], targets[:, :2], cx, cy, r)
+        part_e = self._inside_cast(eyes)
+        part_t = self._inside_cast(targets)
+        ray, t, prim = geo.canopy.all_hits(eyes, dirs, length)
         part = geo.canopy.owner[prim]
         entering = np.einsum("ij,ij->i", geo.canopy.normal[prim], dirs[ray]) < 0
         exit_e = np.full(n, np.inf)
@@ -335,8 +1005,6 @@ class TableLOS:
         exit_t = np.where(np.isfinite(exit_t), length - exit_t, length)
         span_e = self._band_span(eyes, dirs, part_e, exit_e)
         span_t = self._band_span(targets, -dirs, part_t, exit_t)
-
-        # inches inside each class: the union of the intervals inside its volumes, bands clipped off
         iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, length)
         at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
         iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
@@ -345,160 +1013,54 @@ class TableLOS:
         inches = np.zeros((n, C + 1))
         _union_add(inches, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
         inches = quantise(inches * hfac[:, None])[:, :C]
-
-        # 4. dense canopy entered from above, outside the bands (DD-4.41)
         top_entry = entering & self.class_dense[self.part_class[part]] & (geo.canopy.normal[prim, 2] > 0.3)
         top_entry &= (t > span_e[ray] + 1e-6) & (t < length[ray] - span_t[ray] - 1e-6)
         above_t = np.full(n, np.inf)
         np.minimum.at(above_t, ray[top_entry], t[top_entry])
         above_part = np.full(n, -1)
-        hit_above = np.isfinite(above_t)
-        if hit_above.any():
+        if np.isfinite(above_t).any():
             first_above = top_entry & (t == above_t[ray])
             above_part[ray[first_above]] = part[first_above]
-
-        # 5. limits
-        g = self.elevations(np.vstack([eyes[:, :2], targets[:, :2]]))
+        g = self._elevations_cast(np.vstack([eyes[:, :2], targets[:, :2]]))
         stand_e = np.maximum(g[:n], eyes[:, 2] - EYE_HEIGHT)
         stand_t = np.maximum(g[n:], targets[:, 2] - EYE_HEIGHT)
         elevated = (np.maximum(stand_e, stand_t) >= ELEVATED - 1e-6)
-        cutoff = np.where(elevated, OPEN_LIMIT + ELEVATION_BONUS, OPEN_LIMIT)
-        limit = np.where(elevated, self._limit["elevated"], self._limit["open"])
-
-        def cap(value: float | np.ndarray, name: str, where: np.ndarray | bool = True) -> None:
-            nonlocal cutoff, limit
-            lower = np.asarray(where) & (value < cutoff)
-            cutoff = np.where(lower, value, cutoff)
-            limit = np.where(lower, self._limit[name], limit)
-
-        tcap = TIME_CAPS[conditions.time_of_day]
-        if tcap is not None:
-            lit = np.zeros(n, bool)
-            for cx, cy, r in conditions.illuminated:
-                lit |= np.hypot(eyes[:, 0] - cx, eyes[:, 1] - cy) <= r
-                lit |= np.hypot(targets[:, 0] - cx, targets[:, 1] - cy) <= r
-            cap(tcap, TIME_LIMIT[conditions.time_of_day], ~lit)
-        wcap, wname, _ = conditions.weather_cap()
-        if wcap is not None:
-            cap(wcap, wname)
+        cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
         crossed = inches > 0
         for c in range(C):
-            # ties go to the terrain: it is the more specific reason
             lower = crossed[:, c] & (self.class_cutoff[c] <= cutoff)
             cutoff = np.where(lower, self.class_cutoff[c], cutoff)
             limit = np.where(lower, c, limit)
         blocked = (solid_part >= 0) | smoke | (above_part >= 0)
-        visible = ~blocked & ~stopped & alive & (dist <= cutoff + 1e-9)
+        visible = ~blocked & (dist <= cutoff + 1e-9)
         band = np.column_stack([(part_e >= 0) & (span_e > 0), (part_t >= 0) & (span_t > 0)])
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
-                     eyes, dirs, length, elevated, band)
+                     eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool))
 
-    def batch(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> np.ndarray:
-        """Can each eye see its target? Eyes and targets are Nx3 points, table frame (the AI's fast path)."""
-        return self.trace(eyes, targets, conditions, early=True).visible
 
-    # -- single questions --------------------------------------------------------------------------
-    def _point(self, p: tuple[float, ...]) -> np.ndarray:
-        if len(p) == 3:
-            return np.array(p, float)
-        x, y = float(p[0]), float(p[1])
-        return np.array([x, y, self.elevation(x, y) + EYE_HEIGHT])
+SIGHTLINES = 12
+"""Sightlines per stand-to-stand check: each eye to the other's eye and four base points and centre."""
+BODY_LOCAL = np.array([[0.0, 0.0], [0.3, 0.3], [0.3, -0.3], [-0.3, 0.3], [-0.3, -0.3]])
+"""A stand's centre and four points inset on its base, as shares of (depth, width)."""
+BODY_HEIGHTS = np.array([0.45, 0.3, 0.3, 0.3, 0.3])
 
-    def check_points(self, p: tuple[float, ...], q: tuple[float, ...], conditions: Conditions) -> LosResult:
-        """LOS from point p to point q: (x, y) stands an eye 0.6" above the ground there, (x, y, z) is exact."""
-        tr = self.trace(self._point(p)[None], self._point(q)[None], conditions)
-        return self._result(tr, 0, float(tr.visible[0]))
 
-    def eye(self, o: Observer, toward: Observer | None = None) -> np.ndarray:
-        """An observer's eye: on its base edge nearest ``toward`` (or its centre), eye height above the
-        ground; a tree sniper's eye is up in the canopy over its base (DD-4.42)."""
-        if toward is None:
-            x, y = o.x, o.y
-        else:
-            a, _ = nearest_points(o.base(), toward.base())
-            x, y = a.x, a.y
-        return self._figure_points(o, np.array([[x, y]]), np.array([o.eye_height]))[0]
+def _longest_limit(conditions: Conditions) -> float:
+    """The longest any sightline may be under the conditions, before terrain: 30" elevated (DD-4.41), the
+    weather's cap, the time of day's where no circle is lit (G-23)."""
+    bound = OPEN_LIMIT + ELEVATION_BONUS
+    wcap = conditions.weather_cap()[0]
+    if wcap is not None:
+        bound = min(bound, wcap)
+    tcap = TIME_CAPS[conditions.time_of_day]
+    if tcap is not None and not conditions.illuminated:
+        bound = min(bound, tcap)
+    return bound
 
-    def _figure_points(self, o: Observer, xy: np.ndarray, heights: np.ndarray) -> np.ndarray:
-        g = self.elevations(xy)
-        if not o.tree:
-            return np.column_stack([xy, g + heights])
-        top = self.geo.top + 10.0
-        centre = np.array([[o.x, o.y, top]])
-        t, prim = self.geo.canopy.first(centre, np.array([[0.0, 0.0, -1.0]]))
-        if prim[0] < 0:
-            raise ValueError(f"a tree sniper at ({o.x:.2f}, {o.y:.2f}) has no canopy over it (DD-4.42)")
-        g0 = self.elevation(o.x, o.y)
-        z = g0 + 0.8 * (top - float(t[0]) - g0)
-        return np.column_stack([xy, np.full(len(xy), z) - (o.eye_height - heights) * 0.5])
 
-    def samples(self, o: Observer, toward: Observer) -> np.ndarray:
-        """Points a sightline aims at on a stand: its eye toward the other, its centre and four points
-        inset on its base, at figure heights (DESIGN §7)."""
-        eye = self.eye(o, toward)
-        c, s = math.cos(math.radians(o.facing)), math.sin(math.radians(o.facing))
-        local = np.array([[0.0, 0.0], [0.3, 0.3], [0.3, -0.3], [-0.3, 0.3], [-0.3, -0.3]])
-        local = local * np.array([o.depth, o.width])
-        xy = np.column_stack([o.x + local[:, 0] * c - local[:, 1] * s, o.y + local[:, 0] * s + local[:, 1] * c])
-        body = self._figure_points(o, xy, np.array([0.45, 0.3, 0.3, 0.3, 0.3]))
-        return np.vstack([eye[None], body])
-
-    def check(self, a: Observer, b: Observer, conditions: Conditions) -> LosResult:
-        """LOS between two stands: sightlines from each eye to the other's sample points (DD-4.5)."""
-        base_a, base_b = a.base(), b.base()
-        sa, sb = self.samples(a, b), self.samples(b, a)
-        edge = float(base_a.distance(base_b))
-        eyes = np.vstack([np.repeat(sa[:1], len(sb), axis=0), np.repeat(sb[:1], len(sa), axis=0)])
-        targets = np.vstack([sb, sa])
-        tr = self.trace(eyes, targets, conditions, distance=np.full(len(eyes), edge))
-        clear = np.nonzero(tr.visible)[0]
-        pick = int(clear[0]) if len(clear) else 0
-        return self._result(tr, pick, float(len(clear)) / len(eyes))
-
-    # -- evidence ----------------------------------------------------------------------------------
-    def _result(self, tr: Trace, i: int, fraction: float) -> LosResult:
-        inches = {c: float(tr.inches[i, k]) for k, c in enumerate(self.classes) if tr.inches[i, k] > 0}
-        dist = float(tr.distance[i])
-        at = [round(float(v), 2) for v in (tr.eyes[i] + tr.dirs[i] * tr.solid_t[i])] if tr.solid_part[i] >= 0 else None
-        parts = self.geo.parts
-        fraction = round(fraction, 4)
-        extra = {"elevated": bool(tr.elevated[i]), "woodline": [bool(tr.band[i, 0]), bool(tr.band[i, 1])]}
-        if tr.solid_part[i] >= 0:
-            p = parts[tr.solid_part[i]]
-            kind = "ground" if p.role == "ground" else "building"
-            clause = "G-01 T14" if kind == "ground" else "G-02"
-            what = "the ground (a hill)" if kind == "ground" else f"a building ({p.terrain} '{p.feature}')"
-            return LosResult(False, fraction, dist, inches, 0.0, kind,
-                             {"feature": p.feature, "terrain": p.terrain, "at": at}, clause,
-                             f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f})", extra)  # type: ignore[index]
-        if tr.smoke[i]:
-            return LosResult(False, fraction, dist, inches, 0.0, "smoke",
-                             {"feature": "smoke", "terrain": "smoke", "at": None}, "DD-5.34",
-                             "blocked by a smoke or dust cloud", extra)
-        if tr.above_part[i] >= 0:
-            p = parts[tr.above_part[i]]
-            pos = [round(float(v), 2) for v in tr.eyes[i] + tr.dirs[i] * tr.above_t[i]]
-            return LosResult(False, fraction, dist, inches, 0.0, p.canopy or p.terrain,
-                             {"feature": p.feature, "terrain": p.terrain, "at": pos}, "DD-4.41",
-                             f"no one sees into dense canopy from above ({p.terrain} '{p.feature}')", extra)
-        name = self.limit_names[int(tr.limit[i])]
-        cutoff = float(tr.cutoff[i])
-        clause = {"open": "DD-4.1", "elevated": "DD-4.41", "monsoon": "DD-3.8", "mist": "G-07"}.get(name, "G-23")
-        blocker = None
-        if name in self.class_index:
-            k = self.class_index[name]
-            clause = "DD-4.4" if self.class_dense[k] else "G-02"
-            deep = [p for p in parts if p.canopy == name]
-            blocker = {"feature": deep[0].feature if len(deep) == 1 else None, "terrain": name, "at": None}
-        band = " (woodline band ignored, DD-4.2)" if tr.band[i].any() else ""
-        inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches.items()) or "no canopy"
-        if tr.visible[i]:
-            reason = f'{dist:.2f}" is within the {cutoff:g}" {name} limit; {inside}{band}'
-            blocker = None
-        else:
-            reason = f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit; {inside}{band}'
-        return LosResult(bool(tr.visible[i]) and fraction > 0, fraction, dist, inches, cutoff, name, blocker,
-                         clause, reason, extra)
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise dot products of two n x 3 arrays, summed left to right as plain Python would."""
+    return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2]
 
 
 def _segment_near(a: np.ndarray, b: np.ndarray, cx: float, cy: float, r: float) -> np.ndarray:
@@ -512,7 +1074,8 @@ def _segment_near(a: np.ndarray, b: np.ndarray, cx: float, cy: float, r: float) 
 
 
 def _intervals(ray: np.ndarray, part: np.ndarray, t: np.ndarray, entering: np.ndarray, part_e: np.ndarray,
-               part_t: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               part_t: np.ndarray, length: np.ndarray, parts: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Intervals [t0, t1] of each ray inside each volume, from its boundary crossings.
 
     A volume whose first crossing is an exit held the eye; one whose last is an entry holds the target;
@@ -532,20 +1095,21 @@ def _intervals(ray: np.ndarray, part: np.ndarray, t: np.ndarray, entering: np.nd
     open_entry = ent & ~(same_next & ~next_ent)
     en_t1 = np.where(same_next, next_t, length[r])
     rays = [r[ex], r[open_entry]]
-    parts = [p[ex], p[open_entry]]
+    parts_ = [p[ex], p[open_entry]]
     t0s = [ex_t0[ex], tt[open_entry]]
     t1s = [tt[ex], en_t1[open_entry]]
-    crossed = set(zip(r.tolist(), p.tolist(), strict=True)) if len(r) else set()
+    stride = int(max(parts or 0, p.max(initial=0) + 1, part_e.max(initial=0) + 1, part_t.max(initial=0) + 1))
+    crossed = np.unique(r * stride + p)
     for held in (part_e, part_t):
-        whole = [i for i in np.nonzero(held >= 0)[0] if (int(i), int(held[i])) not in crossed]
+        w = np.nonzero(held >= 0)[0]
+        w = w[~np.isin(w * stride + held[w], crossed)]
         if held is part_t:
-            whole = [i for i in whole if part_e[i] != part_t[i]]
-        w = np.asarray(whole, dtype=int)
+            w = w[part_e[w] != part_t[w]]
         rays.append(w)
-        parts.append(held[w])
+        parts_.append(held[w])
         t0s.append(np.zeros(len(w)))
         t1s.append(length[w])
-    return np.concatenate(rays), np.concatenate(parts), np.concatenate(t0s), np.concatenate(t1s)
+    return np.concatenate(rays), np.concatenate(parts_), np.concatenate(t0s), np.concatenate(t1s)
 
 
 def _union_add(out: np.ndarray, ray: np.ndarray, cls: np.ndarray, t0: np.ndarray, t1: np.ndarray) -> None:
@@ -556,9 +1120,17 @@ def _union_add(out: np.ndarray, ray: np.ndarray, cls: np.ndarray, t0: np.ndarray
         return
     order = np.lexsort((t0, cls, ray))
     ray, cls, t0, t1 = ray[order], cls[order], t0[order], t1[order]
-    group = np.cumsum(np.concatenate([[True], (ray[1:] != ray[:-1]) | (cls[1:] != cls[:-1])]))
-    shift = group * 1e6  # keeps the running maximum inside its group
-    reach = np.maximum.accumulate(t1 + shift) - shift
+    start = np.concatenate([[True], (ray[1:] != ray[:-1]) | (cls[1:] != cls[:-1])])
+    group = np.cumsum(start)
+    # running maximum of t1 within each group, exactly (a segmented scan in doubling steps)
+    reach = t1.copy()
+    step = 1
+    while step < len(reach):
+        same = group[step:] == group[:-step]
+        if not same.any():
+            break
+        reach[step:] = np.where(same, np.maximum(reach[step:], reach[:-step]), reach[step:])
+        step *= 2
     before = np.concatenate([[-np.inf], reach[:-1]])
-    before[np.concatenate([[True], group[1:] != group[:-1]])] = -np.inf
+    before[start] = -np.inf
     np.add.at(out, (ray, cls), np.maximum(t1 - np.maximum(t0, before), 0.0))
