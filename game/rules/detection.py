@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from game.rules.data import DATA_DIR, DataError, build
 from game.rules.dice import Modifier, resolve_test
 from game.rules.errors import IllegalAction
-from game.rules.game import FROM_BLIND, ActionKind, register
+from game.rules.game import FROM_BLIND, QUIET_FROM_BLIND, ActionKind, register
 from game.rules.state import Blind, Element, Stand, base_of
 
 if TYPE_CHECKING:
@@ -441,8 +441,16 @@ def spot_test(g: Game, el: Element, stands: list[Stand], b: Blind, purpose: str 
     ev = resolve_test(g.dice, purpose=purpose, target=rules().spotting.target, modifiers=mods, clause=clause,
                       side=el.side, element=el.id, subject=f"{el.name} spots Echo {b.id}")
     ev["blind"] = b.id
-    g.emit(ev)
     ok = ev["result"] == "pass"
+    if el.hidden:
+        # A spotter under a Blind: its modifiers (optics, an isolated medic, ...) would tell the enemy
+        # what is under the marker, so the enemy hears only that the marker looked, and the outcome.
+        g.emit(ev, visible=el.side)
+        g.emit({"type": "roll", "purpose": purpose, "side": el.side, "element": None, "spotter_blind": el.blind,
+                "blind": b.id, "result": ev["result"], "clause": clause,
+                "text": f"Blind {el.blind} spots Echo {b.id}: {ev['result']}"}, visible=g.state.other(el.side))
+    else:
+        g.emit(ev)
     if ok:
         reveal(g, b, f"spotted by {el.name}", "DD-4.11; DD-4.24")
     return ok, ev["dice"][0] == 6
@@ -456,7 +464,7 @@ def critical_spot(g: Game, el: Element, primary: tuple[float, float], side: str,
     near = [x for x in near if x[0] <= r + 1e-9]
     if near:
         b = g.state.blinds[near[0][1]]
-        g.emit({"type": "note", "element": el.id, "blind": b.id, "clause": "DD-4.14",
+        g.emit({"type": "note", "element": None if el.hidden else el.id, "blind": b.id, "clause": "DD-4.14",
                 "text": f"Critical Spot: the natural 6 also reveals Echo {b.id}"})
         reveal(g, b, f"Critical Spot by {el.name}", "DD-4.14")
 
@@ -540,13 +548,14 @@ class Spot(ActionKind):
         if ok and six:
             critical_spot(g, el, where, el.side, b.id)
         if ok and "scout" in _roles(g, team):
-            others = echoes_seen_by(g, team, el.side)
+            others = [o for o in echoes_seen_by(g, team, el.side) if o.id != b.id]
             want = action.get("second")
             pick = [o for o in others if o.id == want] or sorted(
                 others, key=lambda o: (math.hypot(o.x - where[0], o.y - where[1]), o.id))
             if pick:
                 g.emit({"type": "note", "element": el.id, "clause": "DD-4.15",
-                        "text": f"{el.name}'s scout makes a free extra Spotting Test"})
+                        "text": f"{el.name}'s scout makes a free extra Spotting Test"},
+                       visible=g.visibility_of_element(el))
                 ok2, six2 = spot_test(g, el, team, pick[0], "Spotting (scout's free test)", "DD-4.15; DD-4.23")
                 if ok2 and six2:
                     critical_spot(g, el, (pick[0].x, pick[0].y), el.side, pick[0].id)
@@ -565,7 +574,7 @@ class ReconSweep(ActionKind):
 
         out = []
         for o in g.state.elements.values():
-            if o.side != el.side or o.id == el.id or not g.state.on_table(o) or o.kind == "hq":
+            if o.side != el.side or o.id == el.id or o.reserve or not g.state.living(o) or o.kind == "hq":
                 continue
             if el.side == "allied" and not command_status(g, o)["in_command"]:
                 continue
@@ -639,9 +648,12 @@ class ReconSweep(ActionKind):
             pool.cp -= min(extra, pool.cp)
             g.emit({"type": "cp", "side": "allied", "cp": pool.cp, "spent": extra, "clause": "DD-4.19",
                     "text": f"Recon Sweep: {extra} more CP ({pool.cp} left)"}, visible="allied")
-        g.emit({"type": "sweep", "element": el.id, "squads": [sq.id for sq, _ in plan],
-                "echoes": [b.id for _, b in plan], "clause": "DD-4.19; C-16",
-                "text": f"{el.name} directs a Platoon Recon Sweep"})
+        ev = {"type": "sweep", "element": el.id, "squads": [sq.id for sq, _ in plan],
+              "echoes": [b.id for _, b in plan], "clause": "DD-4.19; C-16",
+              "text": f"{el.name} directs a Platoon Recon Sweep"}
+        g.emit(ev, visible=el.side)
+        g.emit({**ev, "element": el.blind or el.id, "squads": [sq.blind or sq.id for sq, _ in plan],
+                "text": "A Platoon Recon Sweep"}, visible=g.state.other(el.side))
         for sq, b in plan:
             if b.id not in g.state.blinds:
                 continue  # already flipped by a Critical Spot
@@ -834,4 +846,5 @@ for _kind in (Spot(), ReconSweep(), ReconByFire()):
     register(_kind)
 
 FROM_BLIND.update({"fire", "fire_maneuver", "grazing_fire", "area_fire", "assault", "frag_grenade",
-                   "recoilless_fire"})
+                   "recoilless_fire", "recon_by_fire", "spot", "recon_sweep"})
+QUIET_FROM_BLIND.update({"spot", "recon_sweep"})  # DD-4.11: only firing or assaulting reveals

@@ -92,7 +92,9 @@ class SideActionKind:
 
 SIDE_ACTIONS: dict[str, SideActionKind] = {}
 FROM_BLIND: set[str] = set()
-"""Element action types an element may take from under its Blind; they reveal it first (DD-4.11)."""
+"""Element action types an element may take from under its Blind; they reveal it first (DD-4.11)
+unless they are also in ``QUIET_FROM_BLIND`` (spotting: looking gives nothing away)."""
+QUIET_FROM_BLIND: set[str] = set()
 
 
 def register(kind: ActionKind) -> ActionKind:
@@ -359,7 +361,7 @@ class Game:
             raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
 
         self._pay(el, opt)
-        if el.blind is not None:
+        if el.blind is not None and kind not in QUIET_FROM_BLIND:
             from game.rules.detection import reveal_element
 
             reveal_element(self, el, f"{el.name} opens up from its Blind", "DD-4.11")

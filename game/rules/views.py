@@ -81,9 +81,14 @@ def render_view(g: Game, side: str) -> dict:
                       "activations": el.activations,
                       "moved": el.move_actions > 0, "hold": el.hold_position, "conceal": el.conceal,
                       "in_command": cmd["in_command"], "command": cmd})
-        elements.append(e)
         if el.reserve:
-            continue  # off the table: no positions (DD-4.8)
+            # Off the table, in the Reserve Hand (DD-4.8): no positions, and no stand records, so a
+            # reader that walks "stands" finds only pieces on the table.
+            e["reserve_stands"] = e["stands"]
+            e["stands"] = []
+            elements.append(e)
+            continue
+        elements.append(e)
         for st in living:
             t = g.book.stands[st.type]
             b = g.book.bases[t.base]
