@@ -26,10 +26,11 @@ arcs; partial views through windows (buildings block whole).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -175,16 +176,15 @@ class Trace:
     dropped as soon as it knew they were not visible."""
 
     def row(self, i: int) -> Sight:
+        band = self.band[i].tolist()
         return Sight(bool(self.visible[i]), float(self.distance[i]), float(self.cutoff[i]), int(self.limit[i]),
-                     tuple(float(v) for v in self.inches[i]), float(self.solid_t[i]), int(self.solid_part[i]),
-                     bool(self.smoke[i]), int(self.above_part[i]), float(self.above_t[i]),
-                     tuple(float(v) for v in self.eyes[i]), tuple(float(v) for v in self.dirs[i]),
-                     bool(self.elevated[i]), (bool(self.band[i, 0]), bool(self.band[i, 1])), bool(self.far[i]),
+                     tuple(self.inches[i].tolist()), float(self.solid_t[i]), int(self.solid_part[i]),
+                     bool(self.smoke[i]), int(self.above_part[i]), float(self.above_t[i]), tuple(self.eyes[i].tolist()),
+                     tuple(self.dirs[i].tolist()), bool(self.elevated[i]), (band[0], band[1]), bool(self.far[i]),
                      bool(self.complete[i]))
 
 
-@dataclass(frozen=True)
-class Sight:
+class Sight(NamedTuple):
     """One row of a :class:`Trace`: one sightline's answer and evidence."""
 
     visible: bool
@@ -252,6 +252,16 @@ class TableLOS:
         self._part_cutoff_list = self.part_cutoff.tolist()
         self._part_class_list = self.part_class.tolist()
         self._part_dense_list = self.class_dense[self.part_class].tolist()
+        self._class_cutoff_list = self.class_cutoff.tolist()
+        self._canopy_owner = geometry.canopy.owner_list
+        self._canopy_normal = geometry.canopy.normal_list
+        self._core_owner = geometry.core.owner_list
+        self._core_normal = geometry.core.normal_list
+        self._solid_owner = geometry.solid.owner_list
+        self._limit_open, self._limit_elevated = self._limit["open"], self._limit["elevated"]
+        self._zeros = (0.0,) * len(self.classes)
+        self._class_feature = {c: [p.feature for p in parts if p.canopy == c] for c in self.classes}
+        self._local = threading.local()
         self._bodies: dict[Observer, np.ndarray] = {}
         self._trees: dict[Observer, float] = {}
 
@@ -471,7 +481,7 @@ class TableLOS:
         span_t = self._band_span(targets[live], -d, part_t, exit_t)
 
         # inches inside each class: the union of the intervals inside its volumes, bands clipped off
-        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, ln, len(geo.parts) + 1)
+        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, ln)
         at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
         iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
         at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= ln[iv_ray])
@@ -603,17 +613,18 @@ class TableLOS:
         plan = math.sqrt(dx * dx + dy * dy)
         safe = max(length, 1e-12)
         if length > 0:
-            d = (dx / safe, dy / safe, dz / safe)
+            ux, uy, uz = dx / safe, dy / safe, dz / safe
             hfac = plan / safe
         else:
-            d, hfac = (1.0, 0.0, 0.0), 0.0
+            ux, uy, uz, hfac = 1.0, 0.0, 0.0, 0.0
+        d = (ux, uy, uz)
         dist = math.floor((plan if distance is None else distance) * Q + 0.5) / Q
         C = len(self.classes)
 
         # 5 (first): the limits before terrain
         elevated = self._elevated1(ex, ey, ez) or self._elevated1(tx, ty, tz)
         cutoff = OPEN_LIMIT + ELEVATION_BONUS if elevated else OPEN_LIMIT
-        limit = self._limit["elevated"] if elevated else self._limit["open"]
+        limit = self._limit_elevated if elevated else self._limit_open
         tcap = TIME_CAPS[conditions.time_of_day]
         if tcap is not None:
             lit = False
@@ -630,124 +641,150 @@ class TableLOS:
             a, b = np.array([[ex, ey]]), np.array([[tx, ty]])
             for cx, cy, r in conditions.smoke:
                 smoke = smoke or bool(_segment_near(a, b, cx, cy, r)[0])
-        zeros = (0.0,) * C
+        zeros = self._zeros
         if far or (early and smoke):
-            return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d, elevated,
-                         (False, False), far, far)
+            return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated, NO_BAND, far, far)
         if self.grid.clear(ex, ey, tx, ty, min(ez, tz)):
-            # nothing but open ground under the whole sightline: no cast can hit anything
-            return Sight(not smoke and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1,
-                         math.inf, e, d, elevated, (False, False), False, True)
+            # nothing but open ground under the whole sightline: no cast could hit anything
+            return Sight(not smoke and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF,
+                         e, d, elevated, NO_BAND, False, True)
+        solid, canopy_cast, canopy_blocked, core_cast = self._casters()
 
         # 1. ground and buildings
-        geo = self.geo
-        solid_t, solid_part = math.inf, -1
+        solid_t, solid_part = INF, -1
         if length > SOLID_CLEARANCE:
             if early:
-                if geo.solid.blocked1(e, d, length - SOLID_CLEARANCE):
-                    return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d,
-                                 elevated, (False, False), False, False)
+                if solid[1](ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE):
+                    return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
+                                 NO_BAND, False, False)
             else:
-                solid_t, prim = geo.solid.first1(e, d, length - SOLID_CLEARANCE)
-                solid_part = geo.solid.owner_list[prim] if prim >= 0 else -1
+                solid_t, prim = solid[0](ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE)
+                solid_part = self._solid_owner[prim] if prim >= 0 else -1
 
-        # 3. canopy
+        # 3. canopy: every boundary crossed, in order
         part_t = self._inside1(tx, ty, tz)
-        canopy = geo.canopy
-        owner, normal, part_cutoff = canopy.owner_list, canopy.normal_list, self._part_cutoff_list
-        hits: list[tuple[int, float, int, bool]] = []  # (part, t, face, entering)
-        if not canopy.empty and length > 0:
+        owner, normal, part_cutoff = self._canopy_owner, self._canopy_normal, self._part_cutoff_list
+        hit_part: list[int] = []
+        hit_t: list[float] = []
+        hit_prim: list[int] = []
+        hit_in: list[bool] = []
+        if length > 0 and not self.geo.canopy.empty:
             start = 0.0
             for _ in range(MAX_HITS):
-                t, prim = canopy.first1((ex + d[0] * start, ey + d[1] * start, ez + d[2] * start), d, length - start)
+                t, prim = canopy_cast(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, length - start)
                 if prim < 0:
                     break
                 t_abs = start + t
                 p = owner[prim]
                 nx, ny, nz = normal[prim]
-                entering = nx * d[0] + ny * d[1] + nz * d[2] < 0
-                hits.append((p, t_abs, prim, entering))
+                entering = nx * ux + ny * uy + nz * uz < 0
+                hit_part.append(p)
+                hit_t.append(t_abs)
+                hit_prim.append(prim)
+                hit_in.append(entering)
                 start += t + STEP
                 if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
                     reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
-                    o2 = (ex + d[0] * start, ey + d[1] * start, ez + d[2] * start)
-                    if not canopy.blocked1(o2, d, reach) and (start + reach - t_abs) * hfac >= KILL_PLAN:
-                        return Sight(False, dist, cutoff, limit, zeros, math.inf, -1, smoke, -1, math.inf, e, d,
-                                     elevated, (False, False), False, False)
+                    if (not canopy_blocked(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, reach)
+                            and (start + reach - t_abs) * hfac >= KILL_PLAN):
+                        return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
+                                     NO_BAND, False, False)
         part_e = self._inside1(ex, ey, ez)
-        exit_e = math.inf
-        entry_t = -math.inf
-        for p, t, _, ent in hits:
-            if not ent and p == part_e and t < exit_e:
-                exit_e = t
-            if ent and p == part_t and t > entry_t:
-                entry_t = t
-        exit_e = min(exit_e, length)
-        exit_t = length - entry_t if entry_t != -math.inf else length
-        span_e = self._band_span1(e, d, part_e, exit_e)
-        span_t = self._band_span1(q, (-d[0], -d[1], -d[2]), part_t, exit_t)
+        span_e = span_t = 0.0
+        if part_e >= 0:
+            exit_e = length
+            for p, t, ent in zip(hit_part, hit_t, hit_in, strict=True):
+                if p == part_e and not ent:
+                    exit_e = min(t, length)
+                    break
+            span_e = self._band_span1(core_cast, ex, ey, ez, ux, uy, uz, part_e, exit_e)
+        if part_t >= 0:
+            exit_t = length
+            for k in range(len(hit_part) - 1, -1, -1):
+                if hit_part[k] == part_t and hit_in[k]:
+                    exit_t = length - hit_t[k]
+                    break
+            span_t = self._band_span1(core_cast, tx, ty, tz, -ux, -uy, -uz, part_t, exit_t)
 
-        # inches inside each class (the same intervals, in the same order, as _intervals and _union_add)
-        order = sorted(hits, key=lambda h: (h[0], h[1]))
-        exits, opens = [], []
-        for k, (p, t, _, ent) in enumerate(order):
-            prev = order[k - 1] if k and order[k - 1][0] == p else None
-            nxt = order[k + 1] if k + 1 < len(order) and order[k + 1][0] == p else None
-            if not ent:
-                exits.append((p, (prev[1] if prev[3] else t) if prev is not None else 0.0, t))
-            elif nxt is None or nxt[3]:
-                opens.append((p, t, nxt[1] if nxt is not None else length))
-        ivs = exits + opens
-        crossed = {h[0] for h in hits}
-        if part_e >= 0 and part_e not in crossed:
-            ivs.append((part_e, 0.0, length))
-        if part_t >= 0 and part_t not in crossed and part_e != part_t:
-            ivs.append((part_t, 0.0, length))
-        spans = []
-        for p, t0, t1 in ivs:
-            if p == part_e and t0 <= 0.0:
-                t0 = max(t0, span_e)
-            if p == part_t and t1 >= length:
-                t1 = min(t1, length - span_t)
-            if t1 > t0:
-                spans.append((self._part_class_list[p], t0, t1))
-        spans.sort(key=lambda s: (s[0], s[1]))
-        total = [0.0] * (C + 1)
-        group, reach = -2, -math.inf
-        for c, t0, t1 in spans:
-            before = reach if c == group else -math.inf
-            total[c] += max(t1 - max(t0, before), 0.0)
-            reach = max(reach, t1) if c == group else t1
-            group = c
-        inches = tuple(math.floor(v * hfac * Q + 0.5) / Q for v in total[:C])
+        # inches inside each class: the intervals of _intervals, united as _union_add does, in its order
+        inches = zeros
+        if hit_part or part_e >= 0 or part_t >= 0:
+            by_part: dict[int, list[int]] = {}
+            for k, p in enumerate(hit_part):
+                by_part.setdefault(p, []).append(k)
+            exits: list[tuple[int, float, float]] = []
+            opens: list[tuple[int, float, float]] = []
+            for p in sorted(by_part):
+                ks = by_part[p]
+                last = len(ks) - 1
+                for j, k in enumerate(ks):
+                    t = hit_t[k]
+                    if not hit_in[k]:
+                        exits.append((p, (hit_t[ks[j - 1]] if hit_in[ks[j - 1]] else t) if j else 0.0, t))
+                    elif j == last:
+                        opens.append((p, t, length))
+                    elif hit_in[ks[j + 1]]:
+                        opens.append((p, t, hit_t[ks[j + 1]]))
+            ivs = exits + opens
+            if part_e >= 0 and part_e not in by_part:
+                ivs.append((part_e, 0.0, length))
+            if part_t >= 0 and part_t not in by_part and part_e != part_t:
+                ivs.append((part_t, 0.0, length))
+            cls_of = self._part_class_list
+            spans = []
+            for p, t0, t1 in ivs:
+                if p == part_e and t0 <= 0.0:
+                    t0 = max(t0, span_e)
+                if p == part_t and t1 >= length:
+                    t1 = min(t1, length - span_t)
+                if t1 > t0:
+                    spans.append((cls_of[p], t0, t1))
+            if spans:
+                spans.sort(key=_class_then_start)
+                total = [0.0] * (C + 1)
+                group, reach = -2, -INF
+                for c, t0, t1 in spans:
+                    if c == group:
+                        total[c] += max(t1 - max(t0, reach), 0.0)
+                        reach = max(reach, t1)
+                    else:
+                        total[c] += max(t1 - max(t0, -INF), 0.0)
+                        group, reach = c, t1
+                inches = tuple([math.floor(v * hfac * Q + 0.5) / Q for v in total[:C]])
 
         # 4. dense canopy entered from above, outside the bands (DD-4.41)
-        above_t, above_part = math.inf, -1
-        for p, t, prim, ent in hits:
-            if (ent and self._part_dense_list[p] and normal[prim][2] > 0.3 and t > span_e + 1e-6
-                    and t < length - span_t - 1e-6 and t < above_t):
+        above_t, above_part = INF, -1
+        dense = self._part_dense_list
+        for p, t, prim, ent in zip(hit_part, hit_t, hit_prim, hit_in, strict=True):
+            if (ent and dense[p] and normal[prim][2] > 0.3 and t > span_e + 1e-6 and t < length - span_t - 1e-6
+                    and t < above_t):
                 above_t, above_part = t, p
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
-        for c in range(C):
-            if inches[c] > 0 and self.class_cutoff[c] <= cutoff:
-                cutoff, limit = float(self.class_cutoff[c]), c
+        if inches is not zeros:
+            for c in range(C):
+                if inches[c] > 0 and self._class_cutoff_list[c] <= cutoff:
+                    cutoff, limit = self._class_cutoff_list[c], c
         blocked = solid_part >= 0 or smoke or above_part >= 0
         band = (part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0)
         return Sight(not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, inches, solid_t, solid_part, smoke,
                      above_part, above_t, e, d, elevated, band, False, True)
 
-    def _band_span1(self, pt: tuple[float, float, float], d: tuple[float, float, float], part: int,
+    def _casters(self) -> tuple:
+        fns = getattr(self._local, "casters", None)
+        if fns is None:
+            geo = self.geo
+            fns = self._local.casters = (geo.solid.casters(), *geo.canopy.casters(), geo.core.casters()[0])
+        return fns
+
+    def _band_span1(self, cast: Any, x: float, y: float, z: float, dx: float, dy: float, dz: float, part: int,
                     exit_t: float) -> float:
         """:meth:`_band_span` for one end."""
-        if part < 0:
-            return 0.0
-        core = self.geo.core
-        t, prim = core.first1(pt, d)
-        if prim < 0 or core.owner_list[prim] != part:
-            return min(exit_t, math.inf)
-        nx, ny, nz = core.normal_list[prim]
-        if nx * d[0] + ny * d[1] + nz * d[2] > 0:
+        t, prim = cast(x, y, z, dx, dy, dz, 1e6)
+        if prim < 0 or self._core_owner[prim] != part:
+            return exit_t
+        nx, ny, nz = self._core_normal[prim]
+        if nx * dx + ny * dy + nz * dz > 0:
             return 0.0
         return min(exit_t, t)
 
@@ -874,44 +911,33 @@ class TableLOS:
         for k, (a, b) in enumerate(pairs):
             eyes[k, 0, 2] = self._tree_z(a) if a.tree else g[k] + a.eye_height
             eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[n + k] + b.eye_height
-        for a, b in pairs:
-            self._body(a)
-            self._body(b)
+        body_a = np.array([self._body(a) for a, _ in pairs])
+        body_b = np.array([self._body(b) for _, b in pairs])
         near = np.nonzero(quantise(edge) <= _longest_limit(conditions) + 1e-9)[0]
         far = np.setdiff1d(np.arange(n), near)
         out: list[LosResult | None] = [None] * n
         if len(far):
             tr = self.trace(eyes[far, 0], eyes[far, 1], conditions, distance=edge[far], early=True)
-            for i, k in enumerate(far):
+            for i, k in enumerate(far.tolist()):
                 out[k] = self._result(tr.row(i), 0.0)
         if len(near):
             # per pair: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
-            m = len(near)
-            lines = np.empty((m, 2, SIGHTLINES // 2, 2, 3))
-            for i, k in enumerate(near):
-                a, b = pairs[k]
-                lines[i, 0, :, 0] = eyes[k, 0]
-                lines[i, 0, 0, 1] = eyes[k, 1]
-                lines[i, 0, 1:, 1] = self._body(b)
-                lines[i, 1, :, 0] = eyes[k, 1]
-                lines[i, 1, 0, 1] = eyes[k, 0]
-                lines[i, 1, 1:, 1] = self._body(a)
-            lines = lines.reshape(m * SIGHTLINES, 2, 3)
-            tr = self.trace(lines[:, 0], lines[:, 1], conditions, distance=np.repeat(edge[near], SIGHTLINES),
-                            early=True)
+            m, half = len(near), SIGHTLINES // 2
+            src = np.repeat(eyes[near], half, axis=1)
+            dst = np.concatenate([eyes[near, 1:2], body_b[near], eyes[near, 0:1], body_a[near]], axis=1)
+            src, dst = src.reshape(-1, 3), dst.reshape(-1, 3)
+            tr = self.trace(src, dst, conditions, distance=np.repeat(edge[near], SIGHTLINES), early=True)
             vis = tr.visible.reshape(m, SIGHTLINES)
-            count = vis.sum(axis=1)
-            pick = np.where(count > 0, np.argmax(vis, axis=1), 0)
-            redo = [i for i in range(m) if not tr.complete[i * SIGHTLINES + pick[i]]]
-            if redo:
-                rows = np.array(redo) * SIGHTLINES
-                full = self.trace(lines[rows, 0], lines[rows, 1], conditions, distance=edge[near[redo]])
-            for i, k in enumerate(near):
-                fraction = float(count[i]) / SIGHTLINES
-                if i in redo:
-                    out[k] = self._result(full.row(redo.index(i)), fraction)
-                else:
-                    out[k] = self._result(tr.row(i * SIGHTLINES + int(pick[i])), fraction)
+            count = vis.sum(axis=1).tolist()
+            pick = (np.arange(m) * SIGHTLINES + np.where(vis.any(axis=1), np.argmax(vis, axis=1), 0))
+            redo = np.nonzero(~tr.complete[pick])[0]
+            rows = {int(i): tr.row(int(pick[i])) for i in np.nonzero(tr.complete[pick])[0]}
+            if len(redo):
+                lines = pick[redo]
+                full = self.trace(src[lines], dst[lines], conditions, distance=edge[near[redo]])
+                rows.update({int(i): full.row(j) for j, i in enumerate(redo)})
+            for i, k in enumerate(near.tolist()):
+                out[k] = self._result(rows[i], count[i] / SIGHTLINES)
         return out  # type: ignore[return-value]
 
     # -- evidence ----------------------------------------------------------------------------------
@@ -952,8 +978,8 @@ class TableLOS:
         if name in self.class_index:
             k = self.class_index[name]
             clause = "DD-4.4" if self.class_dense[k] else "G-02"
-            deep = [p for p in parts if p.canopy == name]
-            blocker = {"feature": deep[0].feature if len(deep) == 1 else None, "terrain": name, "at": None}
+            deep = self._class_feature[name]
+            blocker = {"feature": deep[0] if len(deep) == 1 else None, "terrain": name, "at": None}
         band = " (woodline band ignored, DD-4.2)" if any(s.band) else ""
         inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches.items()) or "no canopy"
         if s.visible:
@@ -1038,6 +1064,14 @@ class TableLOS:
                      eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool))
 
 
+INF = math.inf
+NO_BAND = (False, False)
+
+
+def _class_then_start(span: tuple[int, float, float]) -> tuple[int, float]:
+    return span[0], span[1]
+
+
 SIGHTLINES = 12
 """Sightlines per stand-to-stand check: each eye to the other's eye and four base points and centre."""
 BODY_LOCAL = np.array([[0.0, 0.0], [0.3, 0.3], [0.3, -0.3], [-0.3, 0.3], [-0.3, -0.3]])
@@ -1074,8 +1108,7 @@ def _segment_near(a: np.ndarray, b: np.ndarray, cx: float, cy: float, r: float) 
 
 
 def _intervals(ray: np.ndarray, part: np.ndarray, t: np.ndarray, entering: np.ndarray, part_e: np.ndarray,
-               part_t: np.ndarray, length: np.ndarray, parts: int | None = None
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               part_t: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Intervals [t0, t1] of each ray inside each volume, from its boundary crossings.
 
     A volume whose first crossing is an exit held the eye; one whose last is an entry holds the target;
@@ -1098,11 +1131,10 @@ def _intervals(ray: np.ndarray, part: np.ndarray, t: np.ndarray, entering: np.nd
     parts_ = [p[ex], p[open_entry]]
     t0s = [ex_t0[ex], tt[open_entry]]
     t1s = [tt[ex], en_t1[open_entry]]
-    stride = int(max(parts or 0, p.max(initial=0) + 1, part_e.max(initial=0) + 1, part_t.max(initial=0) + 1))
-    crossed = np.unique(r * stride + p)
     for held in (part_e, part_t):
-        w = np.nonzero(held >= 0)[0]
-        w = w[~np.isin(w * stride + held[w], crossed)]
+        crossed = np.zeros(len(held), bool)
+        crossed[r[p == held[r]]] = True
+        w = np.nonzero((held >= 0) & ~crossed)[0]
         if held is part_t:
             w = w[part_e[w] != part_t[w]]
         rays.append(w)

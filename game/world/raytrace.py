@@ -133,6 +133,15 @@ class RayScene:
         buf[0][0], buf[1][0], buf[2][0] = o, d, tmax
         return bool(self.scene.run(buf[0], buf[1], dists=buf[2], query="OCCLUDED")[0] >= 0)
 
+    def casters(self) -> tuple[Callable[..., tuple[float, int]], Callable[..., bool]]:
+        """Single-ray functions (see :meth:`_Direct.casters`), through ctypes where it could attach."""
+        if self._direct is not None:
+            return self._direct.casters()
+        if self.empty:
+            return (lambda *_: (math.inf, -1)), (lambda *_: False)
+        return ((lambda ox, oy, oz, dx, dy, dz, tmax: self._first1_embreex((ox, oy, oz), (dx, dy, dz), tmax)),
+                (lambda ox, oy, oz, dx, dy, dz, tmax: self._blocked1_embreex((ox, oy, oz), (dx, dy, dz), tmax)))
+
     def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         buf = getattr(self._local, "buf", None)
         if buf is None:
@@ -251,6 +260,32 @@ class _Direct:
             if direct.blocked(o, d, 5.0) != rs._blocked1_embreex(o, d, 5.0):
                 return None
         return direct
+
+    def casters(self) -> tuple[Callable[..., tuple[float, int]], Callable[..., bool]]:
+        """Single-ray functions for the calling thread: ``first(ox, oy, oz, dx, dy, dz, tmax)`` ->
+        (t or inf, face or -1) and ``blocked(ox, oy, oz, dx, dy, dz, tmax)`` -> bool."""
+        fns = getattr(self._local, "fns", None)
+        if fns is None:
+            raw, off, ptr = self._buffer()
+            scene, isect, occl = self.scene, self._lib.rtcIntersect1, self._lib.rtcOccluded1  # type: ignore[union-attr]
+            pack_hit, pack_ray, read_hit, read_t = _RAYHIT.pack_into, _RAY.pack_into, _TFAR_PRIM.unpack_from, _TFAR.unpack_from
+            inv, inf, at = _INVALID, math.inf, off + 32
+
+            def first(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, tmax: float
+                      ) -> tuple[float, int]:
+                pack_hit(raw, off, ox, oy, oz, 0.0, dx, dy, dz, 0.0, tmax, inv, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                         inv, inv, inv)
+                isect(scene, ptr, None)
+                t, prim = read_hit(raw, at)
+                return (t, prim) if prim != inv else (inf, -1)
+
+            def blocked(ox: float, oy: float, oz: float, dx: float, dy: float, dz: float, tmax: float) -> bool:
+                pack_ray(raw, off, ox, oy, oz, 0.0, dx, dy, dz, 0.0, tmax, inv, 0, 0)
+                occl(scene, ptr, None)
+                return read_t(raw, at)[0] == -inf
+
+            fns = self._local.fns = (first, blocked)
+        return fns
 
     def _buffer(self) -> tuple[ctypes.Array, int, ctypes.c_void_p]:
         buf = getattr(self._local, "buf", None)

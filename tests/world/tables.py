@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
+
+import numpy as np
 
 from game.world import bake
 from game.world.features import Feature
@@ -46,3 +49,31 @@ MIXED = Table(36.0, 24.0, (
 @cache
 def los_of(table: Table) -> TableLOS:
     return TableLOS.from_glb(bake.bake_glb(table), table.width, table.height)
+
+
+def convention(seed: int = 3, width: float = 48.0, height: float = 36.0, woods: int = 110) -> Table:
+    """A crowded, realistic table in code: hills, woods of every class overlapping one another (some
+    clipped at the table edge), hootches and masonry, a stream and paddies that sink the ground."""
+    rng = np.random.default_rng(seed)
+    feats: list[Feature] = []
+    for i in range(4):
+        cx, cy, r = rng.uniform(6, width - 6), rng.uniform(6, height - 6), rng.uniform(3, 6)
+        ring = [(cx + r * math.cos(a), cy + 0.8 * r * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 16)[:-1]]
+        feats.append(Feature(f"hill{i}", "hill", polygon=tuple(ring), height=float(rng.uniform(1.5, 4.0))))
+    kinds = ["dense", "bamboo", "secondary", "rubber", "light", "rubble", "mangrove"]
+    for i in range(woods):
+        kind = kinds[int(rng.choice(len(kinds), p=[0.35, 0.08, 0.22, 0.12, 0.15, 0.04, 0.04]))]
+        cx, cy, r = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0.8, 3.0)
+        ang = np.linspace(0, 2 * math.pi, 13)[:-1]
+        rad = r * rng.uniform(0.6, 1.2, 12)
+        ring = [(min(max(cx + a * math.cos(t), 0.0), width), min(max(cy + a * math.sin(t), 0.0), height))
+                for a, t in zip(rad, ang, strict=True)]
+        feats.append(Feature(f"wood{i}", kind, polygon=tuple(ring)))
+    for i in range(12):
+        kind = ("hootch", "masonry", "bunker", "wreck")[i % 4]
+        feats.append(Feature(f"bld{i}", kind, point=(float(rng.uniform(2, width - 2)), float(rng.uniform(2, height - 2))),
+                             size=(1.5, 1.0), rotation=float(rng.uniform(0, 180))))
+    feats.append(Feature("creek", "stream", path=((0.0, height * 0.3), (width * 0.5, height * 0.35), (width, height * 0.2)),
+                         width=1.0))
+    feats.append(Feature("paddy", "paddy", polygon=((2.0, 2.0), (9.0, 2.0), (9.0, 6.0), (2.0, 6.0))))
+    return Table(width, height, tuple(feats))
