@@ -197,7 +197,7 @@ class AttractMode:
             return
         ev = best[1]
         kind = ev.get("type")
-        focus, dist = None, 26.0
+        focus, dist = None, 48.0
         if kind in ("fire", "ambush", "assault"):
             a = pieces.element_centre(ev.get("element") or "")
             tid = ev.get("target")
@@ -205,7 +205,7 @@ class AttractMode:
                 ev.get("target_element") or "")
             if a is not None and b is not None:
                 focus = (a + b) / 2
-                dist = max(22.0, min(70.0, (a - b).length() * 1.5 + 12))
+                dist = max(36.0, min(110.0, (a - b).length() * 2.4 + 24))
             elif a is not None:
                 focus = a
         elif kind in ("move", "retreat"):
@@ -271,6 +271,7 @@ class AttractMode:
         hud.log_frame.hide()
         hud.hide_panel()
         hud.prompt.hide()
+        hud.dice_anchor.set_z(0.42)  # above the caption
         hud.hint.setText("ATTRACT MODE  -  press any key or click to take command of the Allies")
         hud.hint.setFg((1.0, 0.82, 0.35, 1))
         hud.hint.setScale(0.045)
@@ -281,9 +282,7 @@ class AttractMode:
         if hud is None or now < self.caption_until:
             return
         if not self.captions:
-            if now > self.caption_until + 4.0:
-                hud.set_caption("", "")
-            return
+            return  # the last caption stays until there is news
         text = self.captions.popleft()
         v = self.app.view
         sub = f"Turn {v.get('turn', '?')} of {v.get('turns', '?')}   -   {v.get('scenario', {}).get('title', '')}"

@@ -195,7 +195,7 @@ class Hud:
         self.status_bg.set_bin("background", 0)
         self.busy = OnscreenText(parent=self.top_right, text="", pos=(-0.04, -0.07), scale=0.042,
                                  fg=ACCENT, align=p3d.TextNode.A_right, mayChange=True, shadow=(0, 0, 0, 1))
-        self.log_frame = DirectFrame(parent=self.top_right, frameColor=PANEL, frameSize=(-0.98, 0, -0.9, 0),
+        self.log_frame = DirectFrame(parent=self.top_right, frameColor=PANEL, frameSize=(-0.98, 0, -0.62, 0),
                                      pos=(-0.02, 0, -0.13))
         self.log_text = OnscreenText(parent=self.log_frame, text="", pos=(-0.95, -0.045), scale=0.032, fg=INK,
                                      align=p3d.TextNode.A_left, mayChange=True, wordwrap=29)
@@ -268,7 +268,7 @@ class Hud:
         lines: list[str] = []
         for text, _ in self.log_lines[-40:]:
             lines.extend(_wrap(text, 46).splitlines())
-        self.log_text.setText("\n".join(lines[-25:]))
+        self.log_text.setText("\n".join(lines[-16:]))
 
     # -- element panel ---------------------------------------------------------------------------
     def show_panel(self, title: str, body: str, actions: list[tuple[str, Callable[[], None], bool]],
@@ -317,8 +317,8 @@ class Hud:
             return
         if self.dice_frame is not None:
             self.dice_frame.destroy()
-        width = 1.56
-        heights = [0.2 + (0.045 if r["mods"] else 0.0) + 0.07 * ((len(r["dice"]) - 1) // 14) for r in rows]
+        width, per_row = 1.16, 12
+        heights = [0.2 + (0.045 if r["mods"] else 0.0) + 0.07 * (max(len(r["dice"]) - 1, 0) // per_row) for r in rows]
         total = sum(heights) + 0.03
         f = DirectFrame(parent=self.dice_anchor, frameColor=PANEL, frameSize=(-width, 0, 0, total),
                         pos=(-0.02, 0, 0.1))
@@ -329,16 +329,16 @@ class Hud:
             OnscreenText(parent=f, text=r["summary"], pos=(-0.03, y - 0.04), scale=0.036, fg=ACCENT,
                          align=p3d.TextNode.A_right)
             for k, (d, ok) in enumerate(r["dice"]):
-                cx = -width + 0.07 + 0.085 * (k % 14)
-                cy = y - 0.11 - 0.07 * (k // 14)
+                cx = -width + 0.07 + 0.085 * (k % per_row)
+                cy = y - 0.11 - 0.07 * (k // per_row)
                 fill = DIE_NEUTRAL if ok is None else DIE_HIT if ok else DIE_MISS
                 DirectFrame(parent=f, frameColor=fill, frameSize=(-0.034, 0.034, -0.034, 0.034), pos=(cx, 0, cy))
                 OnscreenText(parent=f, text=str(d), pos=(cx, cy - 0.016), scale=0.046, fg=(0.08, 0.08, 0.08, 1))
-            dy = y - 0.11 - 0.07 * ((len(r["dice"]) - 1) // 14)
-            OnscreenText(parent=f, text=r["need"], pos=(-width + 0.1 + 0.085 * min(len(r["dice"]), 14), dy - 0.014),
+            dy = y - 0.11 - 0.07 * (max(len(r["dice"]) - 1, 0) // per_row)
+            OnscreenText(parent=f, text=r["need"], pos=(-width + 0.04 + 0.085 * min(len(r["dice"]), per_row), dy - 0.014),
                          scale=0.032, fg=DIM, align=p3d.TextNode.A_left)
             if r["mods"]:
-                OnscreenText(parent=f, text=_short(r["mods"], 95), pos=(-width + 0.03, dy - 0.08), scale=0.028,
+                OnscreenText(parent=f, text=_short(r["mods"], 72), pos=(-width + 0.03, dy - 0.08), scale=0.028,
                              fg=DIM, align=p3d.TextNode.A_left)
             y -= h
         self.dice_frame = f

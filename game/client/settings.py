@@ -51,6 +51,7 @@ class ClientSettings:
             "notify-level-glgsg error",
             "notify-level-display error",
             "default-model-extension .bam",
+            "jpeg-quality 85",
         ]
         if self.offscreen:
             lines.append("window-type offscreen")
