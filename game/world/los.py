@@ -208,6 +208,7 @@ class Sight(NamedTuple):
 KILL_PLAN = 0.0051
 """Plan inches inside a volume that are sure to count: more than the 0.005" that quantises to 0.01"."""
 CACHE_LIMIT = 100_000
+MEMO_LIMIT = 50_000
 """Per-observer entries kept before the caches start over."""
 
 
@@ -262,6 +263,8 @@ class TableLOS:
         self._zeros = (0.0,) * len(self.classes)
         self._class_feature = {c: [p.feature for p in parts if p.canopy == c] for c in self.classes}
         self._local = threading.local()
+        self._memo: dict[tuple[float, ...], list] = {}
+        """Per sightline end (x, y, z): [elevated (DD-4.41), the canopy volume it is in, once asked]."""
         self._bodies: dict[Observer, np.ndarray] = {}
         self._trees: dict[Observer, float] = {}
 
@@ -430,8 +433,7 @@ class TableLOS:
         geo = self.geo
 
         # 5 (first): the limits before terrain; a sightline longer than them is not traced
-        elevated = self._elevated(np.vstack([eyes, targets]))
-        elevated = elevated[:n] | elevated[n:]
+        elevated = self._elevated(eyes) | self._elevated(targets)
         cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
         far = dist > cutoff + 1e-9
 
@@ -504,11 +506,13 @@ class TableLOS:
             above_part[live[ray[first_above]]] = part[first_above]
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
-        crossed = inches > 0
+        crossed = inches[live] > 0
+        cut, lim = cutoff[live], limit[live]
         for c in range(C):
-            lower = crossed[:, c] & (self.class_cutoff[c] <= cutoff)
-            cutoff = np.where(lower, self.class_cutoff[c], cutoff)
-            limit = np.where(lower, c, limit)
+            lower = crossed[:, c] & (self.class_cutoff[c] <= cut)
+            cut = np.where(lower, self.class_cutoff[c], cut)
+            lim = np.where(lower, c, lim)
+        cutoff[live], limit[live] = cut, lim
         alive = np.zeros(n, bool)
         alive[live] = True
         blocked = (solid_part >= 0) | smoke | (above_part >= 0)
@@ -537,33 +541,44 @@ class TableLOS:
         if sc.empty or not n:
             return np.zeros(0, int), np.zeros(0), np.zeros(0, int), dropped
         rays, ts, prims = [], [], []
-        live = np.nonzero(length > 0)[0]
-        start = np.zeros(n)
+        # the live rays, compacted after every round: index, eye, direction (and as Embree takes it),
+        # length, where the next cast starts
+        idx = np.nonzero(length > 0)[0]
+        e, d, ln, start = eyes[idx], dirs[idx], length[idx], np.zeros(len(idx))
+        d32 = d.astype(np.float32)
+        if early:
+            hf, lim, pt = hfac[idx], dist[idx] - 1e-9, part_t[idx]
+        normal, owner_of, cut = sc.normal, sc.owner, self.part_cutoff
         for _ in range(MAX_HITS):
-            if not len(live):
+            if not len(idx):
                 break
-            s = start[live]
-            t, prim = sc.first(eyes[live] + dirs[live] * s[:, None], dirs[live], length[live] - s)
+            t, prim = sc.first(e + d * start[:, None], d32, ln - start, dirs32=True)
             hit = prim >= 0
-            live, t, prim = live[hit], t[hit], prim[hit]
-            t_abs = s[hit] + t
-            rays.append(live)
+            if not hit.all():
+                idx, e, d, d32, ln, start, t, prim = (idx[hit], e[hit], d[hit], d32[hit], ln[hit], start[hit],
+                                                      t[hit], prim[hit])
+                if early:
+                    hf, lim, pt = hf[hit], lim[hit], pt[hit]
+            t_abs = start + t
+            rays.append(idx)
             ts.append(t_abs)
             prims.append(prim)
-            start[live] += t + STEP
-            if early and len(live):
-                owner = sc.owner[prim]
-                arm = _dot(sc.normal[prim], dirs[live]) < 0
-                arm &= (owner != part_t[live]) & (self.part_cutoff[owner] < dist[live] - 1e-9) & (t_abs > 0)
+            start += t + STEP
+            if early and len(idx):
+                owner = owner_of[prim]
+                arm = (_dot(normal[prim], d) < 0) & (owner != pt) & (cut[owner] < lim) & (t_abs > 0)
                 if arm.any():
-                    a = live[arm]
-                    s2 = start[a]
-                    reach = np.minimum(KILL_PLAN * 1.01 / np.maximum(hfac[a], 1e-12), length[a] - s2)
-                    clear = ~sc.blocked(eyes[a] + dirs[a] * s2[:, None], dirs[a], reach)
-                    sure = clear & ((s2 + reach - t_abs[arm]) * hfac[a] >= KILL_PLAN)
+                    a = np.nonzero(arm)[0]
+                    s2, h2 = start[a], hf[a]
+                    reach = np.minimum(KILL_PLAN * 1.01 / np.maximum(h2, 1e-12), ln[a] - s2)
+                    clear = ~sc.blocked(e[a] + d[a] * s2[:, None], d32[a], reach, dirs32=True)
+                    sure = clear & ((s2 + reach - t_abs[a]) * h2 >= KILL_PLAN)
                     if sure.any():
-                        dropped[a[sure]] = True
-                        live = live[~dropped[live]]
+                        dropped[idx[a[sure]]] = True
+                        keep = np.ones(len(idx), bool)
+                        keep[a[sure]] = False
+                        idx, e, d, d32, ln, start = idx[keep], e[keep], d[keep], d32[keep], ln[keep], start[keep]
+                        hf, lim, pt = hf[keep], lim[keep], pt[keep]
         if not rays:
             return np.zeros(0, int), np.zeros(0), np.zeros(0, int), dropped
         return np.concatenate(rays), np.concatenate(ts), np.concatenate(prims), dropped
@@ -622,7 +637,16 @@ class TableLOS:
         C = len(self.classes)
 
         # 5 (first): the limits before terrain
-        elevated = self._elevated1(ex, ey, ez) or self._elevated1(tx, ty, tz)
+        memo = self._memo
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        end_e = memo.get(e)
+        if end_e is None:
+            end_e = memo[e] = [self._elevated1(ex, ey, ez), None]
+        end_t = memo.get(q)
+        if end_t is None:
+            end_t = memo[q] = [self._elevated1(tx, ty, tz), None]
+        elevated = end_e[0] or end_t[0]
         cutoff = OPEN_LIMIT + ELEVATION_BONUS if elevated else OPEN_LIMIT
         limit = self._limit_elevated if elevated else self._limit_open
         tcap = TIME_CAPS[conditions.time_of_day]
@@ -662,7 +686,9 @@ class TableLOS:
                 solid_part = self._solid_owner[prim] if prim >= 0 else -1
 
         # 3. canopy: every boundary crossed, in order
-        part_t = self._inside1(tx, ty, tz)
+        part_t = end_t[1]
+        if part_t is None:
+            part_t = end_t[1] = self._inside1(tx, ty, tz)
         owner, normal, part_cutoff = self._canopy_owner, self._canopy_normal, self._part_cutoff_list
         hit_part: list[int] = []
         hit_t: list[float] = []
@@ -689,7 +715,9 @@ class TableLOS:
                             and (start + reach - t_abs) * hfac >= KILL_PLAN):
                         return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
                                      NO_BAND, False, False)
-        part_e = self._inside1(ex, ey, ez)
+        part_e = end_e[1]
+        if part_e is None:
+            part_e = end_e[1] = self._inside1(ex, ey, ez)
         span_e = span_t = 0.0
         if part_e >= 0:
             exit_e = length
@@ -846,9 +874,18 @@ class TableLOS:
         body = self._bodies.get(o)
         if body is None:
             c, s = math.cos(math.radians(o.facing)), math.sin(math.radians(o.facing))
-            local = BODY_LOCAL * np.array([o.depth, o.width])
-            xy = np.column_stack([o.x + local[:, 0] * c - local[:, 1] * s, o.y + local[:, 0] * s + local[:, 1] * c])
-            body = self._figure_points(o, xy, BODY_HEIGHTS)
+            pts = []
+            for (u, v), h in zip(BODY_LOCAL.tolist(), BODY_HEIGHTS.tolist(), strict=True):
+                lx, ly = u * o.depth, v * o.width
+                pts.append((o.x + lx * c - ly * s, o.y + lx * s + ly * c, h))
+            if o.tree:
+                z = self._tree_z(o)
+                body = np.array([(x, y, z - (o.eye_height - h) * 0.5) for x, y, h in pts])
+            else:
+                for x, y, _ in pts:
+                    if self._off_table(x, y):
+                        raise ValueError(f"point ({x:.2f}, {y:.2f}) is off the {self.width:g}x{self.height:g} table")
+                body = np.array([(x, y, self._ground1(x, y) + h) for x, y, h in pts])
             if len(self._bodies) > CACHE_LIMIT:
                 self._bodies.clear()
             self._bodies[o] = body

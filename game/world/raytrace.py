@@ -17,6 +17,7 @@ What this module leaves out: the rules. ``game.world.los`` turns hits into line 
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import io
 import math
@@ -91,15 +92,17 @@ class RayScene:
             self.scene.run(np.zeros((1, 3), np.float32), np.array([[0.0, 0.0, 1.0]], np.float32))
             self._direct = _Direct.attach(self)
 
-    def first(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray | float = 1e6
+    def first(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray | float = 1e6, dirs32: bool = False
               ) -> tuple[np.ndarray, np.ndarray]:
-        """First hit of each ray within ``tmax``: (t, face index or -1)."""
+        """First hit of each ray within ``tmax``: (t, face index or -1). ``dirs32``: ``dirs`` is already
+        the float32 array Embree takes."""
         n = len(origins)
         if self.empty or n == 0:
             return np.full(n, np.inf), np.full(n, -1)
         dist = np.empty(n, np.float32)
         dist[...] = tmax
-        res = self.scene.run(origins.astype(np.float32), dirs.astype(np.float32), dists=dist, output=1)
+        res = self.scene.run(origins.astype(np.float32), dirs if dirs32 else dirs.astype(np.float32), dists=dist,
+                             output=1)
         prim = res["primID"].astype(np.int64)
         t = np.where(prim >= 0, dist.astype(np.float64), np.inf)  # Embree writes each hit's t into dist
         return t, prim
@@ -148,14 +151,15 @@ class RayScene:
             buf = self._local.buf = (np.zeros((1, 3), np.float32), np.zeros((1, 3), np.float32), np.zeros(1, np.float32))
         return buf
 
-    def blocked(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray | float) -> np.ndarray:
+    def blocked(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray | float, dirs32: bool = False
+                ) -> np.ndarray:
         """Does each ray hit anything within ``tmax``? (Embree's occlusion query: any hit, not the first.)"""
         n = len(origins)
         if self.empty or n == 0:
             return np.zeros(n, bool)
         dist = np.empty(n, np.float32)
         dist[...] = tmax
-        return self.scene.run(origins.astype(np.float32), dirs.astype(np.float32), dists=dist,
+        return self.scene.run(origins.astype(np.float32), dirs if dirs32 else dirs.astype(np.float32), dists=dist,
                               query="OCCLUDED") >= 0
 
     def all_hits(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray,
@@ -589,12 +593,12 @@ class PlanGrid:
             np.maximum.at(up_hi, cells[upf], zhi[upf])
             np.minimum.at(dn_lo, cells[dnf], zlo[dnf])
             np.maximum.at(dn_hi, cells[dnf], zhi[dnf])
-            # a level cell's centre lies under one of the volume's upward faces, or under none of them
-            ccx = (cells % self.nx + 0.5) * cell
-            ccy = (cells // self.nx + 0.5) * cell
-            covered = np.zeros(flat_cells, bool)
-            covered[cells[upf & _in_triangle(c[tri][:, :, :2], ccx, ccy)]] = True
             simple = has_canopy.ravel() & ~mixed & (up_lo > dn_hi)
+            # a simple cell's centre lies under one of the volume's upward faces, or under none of them
+            sel = np.nonzero(upf & simple[cells])[0]
+            at = cells[sel]
+            covered = np.zeros(flat_cells, bool)
+            covered[at[_in_triangle(c[tri[sel], :, :2], (at % self.nx + 0.5) * cell, (at // self.nx + 0.5) * cell)]] = True
             part = np.where(simple & covered, first_owner, np.where(simple, -1, -2))
             part[~has_canopy.ravel()] = -1
             self.canopy_part = part.reshape(shape)
@@ -625,13 +629,12 @@ class PlanGrid:
         """Does the plan segment stay clear of canopy, buildings and ground up to ``zmin`` (the lowest
         height of the sightline)? True only when certain: it steps along the segment by the clearance
         read at each point, and gives up (False) next to anything or after ``steps`` steps."""
-        level = -1
-        for k, lv in enumerate(CLEAR_LEVELS):
-            if lv < zmin - Z_MARGIN:
-                level = k
+        level = bisect.bisect_left(CLEAR_LEVELS, zmin - Z_MARGIN) - 1
         if level < 0:
             return False
         rows = self._clear_rows[level]
+        if rows[self.cell(ex, ey)] <= 1:
+            return False
         dx, dy = tx - ex, ty - ey
         plan = math.sqrt(dx * dx + dy * dy)
         if plan <= 0.0:
