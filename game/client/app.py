@@ -75,10 +75,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if not args.offscreen and not has_display():
         shot = args.screenshot or "table.png"
+        exe = Path(sys.executable).parent / "dinkydau"
+        cmd = str(exe) if exe.exists() else "dinkydau"
         print("dinkydau play: no display here (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
               "To render a picture without a window, run for example:\n"
-              f"  dinkydau play --offscreen --screenshot {shot} --size 1920x1080 "
-              f"{args.scenario or '<scenario>'}", file=sys.stderr)
+              f"  {cmd} play --offscreen --screenshot {shot} --size 1920x1080 "
+              f"{args.scenario or 'village_sweep'}\n"
+              f"or watch the computer play itself into pictures: {cmd} demo --offscreen --frames 300",
+              file=sys.stderr)
         return 2
     if args.offscreen and not args.screenshot:
         print("dinkydau play: --offscreen needs --screenshot FILE", file=sys.stderr)
