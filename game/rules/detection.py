@@ -265,12 +265,19 @@ def _place_revealed(g: Game, el: Element, cx: float, cy: float) -> list[dict]:
     return out
 
 
-def reveal(g: Game, b: Blind, reason: str, clause: str) -> list[str]:
+def reveal(g: Game, b: Blind, reason: str, clause: str, by: Element | None = None) -> list[str]:
     """State 1 (or 0) -> State 2 (DD-4.11, DD-4.24): a Dummy is discarded; each real element has its
     stands placed at the marker in a legal formation and becomes a Confirmed contact. The marker is
-    removed. Returns the ids of the elements placed."""
+    removed. Returns the ids of the elements placed.
+
+    A Jungle Ghost Shadow Blind holds nothing until it is resolved: in solo mode its contents come from
+    the Contact Reveal Table (DD-4.24 note, DD-10.8), rolled for ``by`` (the spotter), no ambush."""
     if b.id not in g.state.blinds:
         return []
+    if g.state.solo is not None and b.id in g.state.solo.get("shadows", {}):
+        from game.rules import jungle_ghost
+
+        return jungle_ghost.reveal_spotted(g, b.id, by, reason)
     del g.state.blinds[b.id]
     if b.dummy or not b.elements:
         g.emit({"type": "blind_removed", "blind": b.id, "side": b.side, "x": b.x, "y": b.y, "dummy": True,
@@ -452,7 +459,7 @@ def spot_test(g: Game, el: Element, stands: list[Stand], b: Blind, purpose: str 
     else:
         g.emit(ev)
     if ok:
-        reveal(g, b, f"spotted by {el.name}", "DD-4.11; DD-4.24")
+        reveal(g, b, f"spotted by {el.name}", "DD-4.11; DD-4.24", by=el)
     return ok, ev["dice"][0] == 6
 
 
@@ -466,7 +473,7 @@ def critical_spot(g: Game, el: Element, primary: tuple[float, float], side: str,
         b = g.state.blinds[near[0][1]]
         g.emit({"type": "note", "element": None if el.hidden else el.id, "blind": b.id, "clause": "DD-4.14",
                 "text": f"Critical Spot: the natural 6 also reveals Echo {b.id}"})
-        reveal(g, b, f"Critical Spot by {el.name}", "DD-4.14")
+        reveal(g, b, f"Critical Spot by {el.name}", "DD-4.14", by=el)
 
 
 def fireteams(g: Game, el: Element) -> list[list[Stand]]:
@@ -752,7 +759,7 @@ class ReconByFire(ActionKind):
         elif row.id == "suppressive_hit":
             self._suppress(g, b, row.clause)
         else:
-            placed = reveal(g, b, "Recon by Fire: Direct Hit", row.clause)
+            placed = reveal(g, b, "Recon by Fire: Direct Hit", row.clause, by=el)
             self._ring(g, el, placed, row.clause)
 
     def _incident(self, g: Game, el: Element, b: Blind, shooters: list[Stand]) -> None:
@@ -790,6 +797,8 @@ class ReconByFire(ActionKind):
         """DD-4.29, G-34: the Echo marker goes; the unit, real or Dummy, reverts to State 0 in place (so
         the result never tells the firer which it was, DD-10.1)."""
         b.state = "blind"
+        if g.state.solo is not None and b.id in g.state.solo.get("shadows", {}):
+            g.state.solo["shadows"][b.id] = "shadow"  # a Jungle Ghost Shadow Blind fades back likewise
         g.emit({"type": "echo_lost", "blind": b.id, "side": b.side, "x": b.x, "y": b.y, "clause": clause,
                 "text": f"Empty jungle: Echo {b.id} fades back to a Blind"})
 

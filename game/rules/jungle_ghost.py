@@ -7,7 +7,7 @@ turn-phase parts as ``Game.hooks``:
 
 * ``tension`` (Phase 1): the Doom Clock (DD-10.15, G-12) and its effects (Stirring, Reinforcements,
   Mortar Harassment, Lights Out); the AI holds no Ambush Tokens (G-29, C-23).
-* ``move`` (after an Allied move; see :func:`on_move`): the three detection phases (G-24): Sensing
+* ``move`` (inside and after an Allied move; see :func:`on_move`): the three detection phases (G-24): Sensing
   turns a Shadow Blind into an Echo, the Ambush Reaction Roll (DD-10.7) and the Contact Reveal Table
   (DD-10.8, G-09), with the ambush volley and the Allied Discipline Check (DD-2.27–2.30).
 * ``fade`` (Phase 3): the Disengagement Check (DD-10.11), Snatch & Fade (DD-10.12, DD-3.13),
@@ -16,10 +16,12 @@ turn-phase parts as ``Game.hooks``:
 
 Every die is an explained ``roll`` event; every table is data (``game/data/jungle_ghost.toml``).
 
-Engine policy until the movement chapter calls ``hooks['move']`` from inside a move: detection is
-checked after each action against where the Allied stands now stand (:func:`watch`), so an ambush
-strikes at the end of the move rather than part-way; :func:`watch` runs from the AI's turn and again
-at the start of Phase 3, so nothing is missed.
+Wiring (docs/ai.md): ``reactions.interrupt`` calls ``hooks['move']`` (:func:`on_move`) from inside an
+Allied move, so the Ambush Reaction Roll freezes the move at the trigger point (DD-10.7); a Spotting
+Test or Recon by Fire that flips a Shadow Blind rolls the Contact Reveal Table through
+:func:`reveal_spotted` (DD-4.24 note, DD-10.8); :func:`watch` runs from the AI's turn and at the start
+of Phase 3 to catch Sensing at the end of a move. The Shadow Blinds make up the scenario's own
+Insurgent force to the DD-10.3 count (:func:`shadow_count`).
 
 What it leaves out: the AI's decisions (game/ai/ghost.py chooses; this module only rolls), Shadow
 Blinds moving (they wait where placed until the Green Fog's moving blinds land), spider holes, bunkers,
@@ -240,12 +242,10 @@ def enable(g: Game) -> None:
     s.solo = {"doom": 0, "progress": 0, "next": 1, "spawned": 0, "entry": entry_edge(g),
               "shadows": {}, "pos": {}, "reacted": {}, "faded": [], "reinforced": False, "stirring": False}
     install(g)
-    r = rules().setup
-    area = g.scenario.width * g.scenario.height
-    count = r.blinds_small if abs(area - r.small_area) <= abs(area - r.large_area) else r.blinds_large
+    count, why = shadow_count(g)
     g.emit({"type": "jungle_ghost", "threat": s.threat, "blinds": count, "clause": "DD-10.3; DD-10.5",
             "text": f"The Jungle Ghost takes the Insurgent side at Threat Level {s.threat}: "
-                    f"{count} Shadow Blinds"})
+                    f"{count} Shadow Blinds ({why})"})
     placed = 0
     for x, y, why in _priority_spots(g):
         if placed >= count:
@@ -263,6 +263,36 @@ def enable(g: Game) -> None:
     s.solo["pos"] = _allied_positions(g)
     if s.turn >= 1 and s.phase in ("tension", "engagement"):
         _drop_tokens(g)
+
+
+def table_count(g: Game) -> int:
+    """DD-10.3: 6 Shadow Blinds on a 4'x4' table, 8 on a 6'x4' (in between: the nearer)."""
+    r = rules().setup
+    area = g.scenario.width * g.scenario.height
+    return r.blinds_small if abs(area - r.small_area) <= abs(area - r.large_area) else r.blinds_large
+
+
+def scenario_force(g: Game) -> int:
+    """The scenario's own Insurgent contacts: each Insurgent Blind (Dummy or not) once, and each
+    Insurgent element not under a Blind (on the table or in the Reserve Hand) once."""
+    s = g.state
+    blinds = sum(1 for b in s.blinds.values() if b.side == "insurgent" and b.id not in (s.solo or {}).get("shadows", {}))
+    loose = sum(1 for el in s.elements.values() if el.side == "insurgent" and el.blind is None and el.stands)
+    return blinds + loose
+
+
+def shadow_count(g: Game) -> tuple[int, str]:
+    """Engine policy (docs/ai.md): the scenario's Insurgent order of battle is the Jungle Ghost's, and
+    Shadow Blinds only make up the difference to the DD-10.3 count, unless the scenario sets
+    ``shadow_blinds``."""
+    own = getattr(g.scenario, "shadow_blinds", None)
+    if own is not None:
+        return own, "set by the scenario"
+    full = table_count(g)
+    force = scenario_force(g)
+    if not force:
+        return full, "DD-10.3"
+    return max(0, full - force), f"DD-10.3's {full} less the scenario's {force} Insurgent contacts"
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -533,17 +563,34 @@ def _sense_range(g: Game, b: Blind) -> float:
 
 
 def sense(g: Game) -> None:
-    """G-24 A, Sensing: a Shadow Blind with a player stand within its visual cutoff becomes an Echo."""
+    """G-24 A, Sensing: a Shadow Blind with a player stand within its visual cutoff becomes an Echo
+    (the Green Fog's Echo, ``detection.make_echo``, so the player may spot it or Recon by Fire)."""
+    from game.rules.detection import make_echo
+
     s = g.state
     for bid, state in list(s.solo["shadows"].items()):
         b = s.blinds.get(bid)
-        if state != "shadow" or b is None:
+        if b is None:
             continue
-        r = _sense_range(g, b)
-        if _near_player(g, b.x, b.y, r + 1e-9):
+        if state != "shadow":
+            continue
+        if b.state == "echo" or _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9):
             s.solo["shadows"][bid] = "echo"
-            g.emit({"type": "echo", "blind": bid, "x": b.x, "y": b.y, "clause": "G-24 A; DD-4.9",
-                    "text": f"Movement in the undergrowth: Shadow Blind {bid} becomes an Echo"})
+            make_echo(g, b, f"movement in the undergrowth: Shadow Blind {bid}", "G-24 A; DD-4.9")
+
+
+def _echoes(g: Game, probe: bool) -> list[str]:
+    """The Shadow Blinds that are Echoes (probe: or that Sensing would make Echoes here and now)."""
+    s = g.state
+    out = []
+    for bid, state in s.solo["shadows"].items():
+        b = s.blinds.get(bid)
+        if b is None:
+            continue
+        if state == "echo" or b.state == "echo" or (
+                probe and _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9)):
+            out.append(bid)
+    return out
 
 
 def trigger_distance(g: Game, b: Blind) -> float:
@@ -552,22 +599,38 @@ def trigger_distance(g: Game, b: Blind) -> float:
     return r.trigger_dense if g.table.ground_at(b.x, b.y).dense else r.trigger_open
 
 
-def on_move(g: Game, mover: Element) -> str | None:
-    """After an Allied element's move (G-24 B, DD-10.7): Sensing, then one Ambush Reaction Roll per Echo
-    the mover came within trigger distance of (at most once per Echo per activation). Returns
-    "activation_over" when an ambush struck it."""
+def triggered(g: Game, mover: Element, probe: bool = False) -> list[str]:
+    """The Echoes whose trigger distance (DD-10.7) the mover's stands are now within and that have not
+    reacted to this activation yet (G-24 B: at most once per Echo per player activation)."""
+    s = g.state
+    key = f"{s.turn}:{mover.id}:{mover.activations}"
+    out = []
+    for bid in _echoes(g, probe):
+        b = s.blinds[bid]
+        if s.solo["reacted"].get(bid) == key:
+            continue
+        if any(base_of(g.book, st).distance(Point(b.x, b.y)) <= trigger_distance(g, b) for st in s.living(mover)):
+            out.append(bid)
+    return out
+
+
+def on_move(g: Game, mover: Element, probe: bool = False) -> Any:
+    """``hooks['move']``, from inside an Allied move (``reactions.interrupt`` walks the path and calls it
+    at each sample point with ``probe=True``: which Echoes would react here, no dice) and after it
+    (:func:`watch`). Not probing: Sensing (G-24 A), then one Ambush Reaction Roll (DD-10.7) per Echo
+    the mover is within trigger distance of, at most once per Echo per activation; an AMBUSH! rolls the
+    Contact Reveal Table and the force fires first (G-24 C). Returns "activation_over" when an ambush
+    struck the mover."""
     s = g.state
     if not active(g) or mover.side != "allied" or s.over:
-        return None
+        return [] if probe else None
+    if probe:
+        return triggered(g, mover, probe=True) if s.living(mover) else []
     sense(g)
     key = f"{s.turn}:{mover.id}:{mover.activations}"
     result = None
-    for bid in [b for b, st in s.solo["shadows"].items() if st == "echo"]:
-        b = s.blinds.get(bid)
-        if b is None or not s.living(mover) or s.solo["reacted"].get(bid) == key:
-            continue
-        if not any(base_of(g.book, st).distance(Point(b.x, b.y)) <= trigger_distance(g, b)
-                   for st in s.living(mover)):
+    for bid in triggered(g, mover):
+        if bid not in s.blinds or not s.living(mover):
             continue
         s.solo["reacted"][bid] = key
         if reaction_roll(g, bid, mover):
@@ -632,7 +695,7 @@ def reveal(g: Game, bid: str, trigger: Element | None, ambush: bool, bonus: int 
     if row.kind == "false_alarm":
         return None
     if row.kind == "booby_trap":
-        if trigger is None:
+        if trigger is None or not ambush:
             g.emit({"type": "note", "clause": "G-09", "text": "A booby trap is found and disarmed"})
             return None
         return booby_trap(g, trigger, b, row.trap_bonus, depth)
@@ -643,6 +706,21 @@ def reveal(g: Game, bid: str, trigger: Element | None, ambush: bool, bonus: int 
     if ambush and trigger is not None and spawned:
         return ambush_volley(g, spawned, trigger)
     return None
+
+
+def reveal_spotted(g: Game, bid: str, spotter: Element | None, reason: str = "spotted") -> list[str]:
+    """DD-4.24 (solo note), DD-10.8, G-24 C: a Shadow Blind flipped by the player (a Spotting Test, a
+    Critical Spot, Recon by Fire's Direct Hit) rolls on the Contact Reveal Table with no ambush: a force
+    is placed and waits for its own activation, a booby trap is found and disarmed (G-09). Returns the
+    ids of the elements placed."""
+    s = g.state
+    if bid not in s.blinds:
+        return []
+    g.emit({"type": "note", "blind": bid, "clause": "DD-4.24; DD-10.8",
+            "text": f"Shadow Blind {bid} is flipped ({reason}): the Contact Reveal Table decides what is there"})
+    before = set(s.elements)
+    reveal(g, bid, spotter, ambush=False)
+    return sorted(set(s.elements) - before)
 
 
 def booby_trap(g: Game, trigger: Element, b: Blind, bonus: int, depth: int = 0) -> str | None:

@@ -11,10 +11,13 @@ comes within 6" of it or into its line of sight (DD-2.25) at a point where it ca
 the earliest trigger freezes every stand of the mover at the same fraction of its path (Overwatch: the
 midpoint of the stretch inside the watched zone, DD-2.18, DD-5.23; Ambush: the first inch-step at
 which the ambusher is triggered and can fire, DD-2.27), resolves the reaction, and either lets the
-move go on (looking for the next trigger) or ends it there.
+move go on (looking for the next trigger) or ends it there. In solo play the Jungle Ghost's
+``g.hooks['move']`` is asked at each inch-step of an Allied move which of its Echoes would react there
+(``probe=True``, no dice); the first such point freezes the move and the hook rolls the Ambush Reaction
+Roll (DD-10.7, G-24 B): the Spider Waits lets the move go on, an AMBUSH! ends it there.
 
 What it leaves out: Blinds moving at speed triggering Overwatch (DD-2.17; Blinds move in chapter 4),
-Hot Sectors and spider-hole deployment (DD-2.26, G-35), the AI trigger roll (DD-10.7).
+Hot Sectors and spider-hole deployment (DD-2.26, G-35).
 """
 
 from __future__ import annotations
@@ -239,6 +242,27 @@ def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, 
     return None
 
 
+def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
+    """The first point along an Allied move where the Jungle Ghost's ``hooks['move']`` says an Echo
+    would make its Ambush Reaction Roll (DD-10.7: the roll interrupts the move)."""
+    hook = g.hooks.get("move")
+    if hook is None or plan.element.side != "allied":
+        return None
+    a = fire.combat().ambush
+    length = max((math.hypot(x - g.state.stands[sid].x, y - g.state.stands[sid].y)
+                  for sid, (x, y, _) in plan.moves.items() if g.state.stands[sid].alive), default=0.0)
+    if length <= 1e-9:
+        return None
+    n = max(1, math.ceil(length / a.sample))
+    for k in range(1, n + 1):
+        t = k / n
+        with _Placed(g, plan, t):
+            echoes = hook(g, plan.element, probe=True)
+        if echoes:
+            return (round(t, 4), "ghost", echoes[0])
+    return None
+
+
 def interrupt(g: Game, plan: Plan) -> str | None:
     """Walk a move for reactions (DD-2.17–2.30). Returns None when the move goes on to its end, or
     "frozen" / "activation_over" when it ends at a freeze point."""
@@ -250,9 +274,15 @@ def interrupt(g: Game, plan: Plan) -> str | None:
         amb = _ambush_candidate(g, plan, fired)
         if amb is not None:
             cands.append(amb)
-        cands.sort(key=lambda c: (c[0], 0 if c[1] == "ambush" else 1, c[2]))
+        ghost = _ghost_candidate(g, plan)
+        if ghost is not None:
+            cands.append(ghost)
+        cands.sort(key=lambda c: (c[0], {"ambush": 0, "ghost": 1}.get(c[1], 2), c[2]))
         chosen = None
         for t, kind, eid in cands:
+            if kind == "ghost":
+                chosen = (t, kind, eid)
+                break
             with _Placed(g, plan, t):
                 if _mover_target(g, g.state.elements[eid], mover) is not None:
                     chosen = (t, kind, eid)
@@ -262,7 +292,11 @@ def interrupt(g: Game, plan: Plan) -> str | None:
         t, kind, eid = chosen
         fired.add(eid)
         _freeze(g, plan, t, kind)
-        if kind == "overwatch":
+        if kind == "ghost":
+            # DD-10.7: the Jungle Ghost rolls for every Echo in trigger distance here; the Spider Waits
+            # lets the move go on from this point, an AMBUSH! ends it.
+            result = g.hooks["move"](g, mover)
+        elif kind == "overwatch":
             result = _opportunity_fire(g, plan, g.state.elements[eid])
         else:
             result = _spring_ambush(g, plan, g.state.elements[eid])
@@ -280,10 +314,11 @@ def _freeze(g: Game, plan: Plan, t: float, kind: str) -> None:
             continue
         moved.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
         s.x, s.y, s.facing = x, y, f
-    clause = "DD-2.18; DD-5.23" if kind == "overwatch" else "DD-2.27"
+    clause = {"overwatch": "DD-2.18; DD-5.23", "ghost": "DD-10.7; G-24 B"}.get(kind, "DD-2.27")
+    why = {"overwatch": "Opportunity Fire", "ghost": "an Echo stirs: the Ambush Reaction Roll"}.get(kind, "AMBUSH!")
     g.emit({"type": "move", "element": mover.id, "mode": plan.mode, "stands": moved, "frozen": True,
             "reaction": kind, "clause": clause,
-            "text": f"{mover.name} is frozen part-way through its move ({'Opportunity Fire' if kind == 'overwatch' else 'AMBUSH!'})"},
+            "text": f"{mover.name} is frozen part-way through its move ({why})"},
            visible=g.visibility_of_element(mover))
 
 

@@ -154,6 +154,9 @@ class Scenario:
     """The source object, for saves and the engine protocol."""
     ambush_points: tuple[AmbushPointSetup, ...] = ()
     objectives: tuple[ObjectiveSetup, ...] = ()
+    shadow_blinds: int | None = None
+    """Solo play: how many Shadow Blinds the Jungle Ghost adds (DD-10.3); None: the engine's policy
+    (docs/ai.md, "Shadow Blinds and the scenario's own force")."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -243,7 +246,7 @@ class _Reader:
 _TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
-    "special_rules",
+    "special_rules", "shadow_blinds",
 }
 _FEATURE = {
     "id", "type", "polygon", "path", "width", "point", "size", "radius", "rotation", "height",
@@ -387,6 +390,10 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
     for i, s in enumerate(specials or []):
         if s not in SPECIAL_RULES:
             r.problem(f"scenario.special_rules[{i}]", f"unknown special rule {s!r} (known: {', '.join(SPECIAL_RULES)})")
+
+    shadows = r.get(head, "shadow_blinds", "scenario.", int, None)
+    if shadows is not None and not 0 <= shadows <= 16:
+        r.problem("scenario.shadow_blinds", f"{shadows} Shadow Blinds is outside 0..16 (DD-10.3: 6 or 8)")
 
     features = _read_features(r, raw.get("terrain", []) if isinstance(raw.get("terrain", []), list) else [], book)
 
@@ -562,7 +569,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         id=sid, title=title, source=source, briefing=briefing, width=float(width), height=float(height),
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
-        raw=raw, ambush_points=tuple(points), objectives=tuple(objectives),
+        raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), shadow_blinds=shadows,
     )
 
 

@@ -30,14 +30,56 @@ def shadows(g):
 
 
 def test_shadow_blind_count_by_table_size():  # DD-10.3
-    """6 Shadow Blinds on a 4'x4' table, 8 on a 6'x4'; none within 6" of a player stand (G-40)."""
+    """6 Shadow Blinds on a 4'x4' table, 8 on a 6'x4'; none within 6" of a player stand (G-40). The
+    test scenario fields one Insurgent element, which the Shadow Blinds make up the difference to."""
     small = solo_game(platoon(), width=48, height=48)
     large = solo_game(platoon(), width=72, height=48)
-    assert len(shadows(small)) == 6
-    assert len(shadows(large)) == 8
+    assert jg.table_count(small) == 6 and jg.table_count(large) == 8
+    assert len(shadows(small)) == 6 - 1
+    assert len(shadows(large)) == 8 - 1
     for g in (small, large):
         for b in shadows(g):
             assert not jg._near_player(g, b.x, b.y, 6.0)
+
+
+def _solo_raw(raw, threat=2) -> Game:
+    g = Game(build_scenario(raw), 1, start=False, threat=threat)
+    jg.enable(g)
+    start_turn(g)
+    return g
+
+
+def test_shadow_blinds_make_up_the_scenario_force():  # DD-10.3, engine policy (docs/ai.md)
+    """The scenario's Insurgent order of battle is the Jungle Ghost's: each of its Blinds (Dummy or not)
+    and each element not under a Blind counts once, and Shadow Blinds make up the difference to 6."""
+    els = platoon() + enemy((40, 40), "v1") + enemy((30, 44), "v2") + enemy((20, 44), "v3")
+    raw = scenario(els)
+    raw["element"][-1]["blind"] = "X1"
+    raw["blind"] = [{"id": "X1", "side": "insurgent", "at": [20, 44]},
+                    {"id": "X2", "side": "insurgent", "at": [10, 44], "dummy": True}]
+    g = _solo_raw(raw)
+    assert jg.scenario_force(g) == 4  # v1, v2 loose; X1 (holding v3) and the Dummy X2
+    assert len(shadows(g)) == 6 - 4
+    big = scenario(platoon() + [e for i in range(7) for e in enemy((6 + 6 * i, 44), f"v{i}")])
+    assert len(shadows(_solo_raw(big))) == 0  # never fewer than none
+
+
+@pytest.mark.parametrize("n", [0, 3, 9])
+def test_scenario_sets_shadow_blinds(n):  # DD-10.3; [scenario] shadow_blinds (docs/scenarios.md)
+    raw = scenario(platoon() + enemy())
+    raw["scenario"]["shadow_blinds"] = n
+    g = _solo_raw(raw)
+    assert len(shadows(g)) == n
+
+
+def test_shadow_blinds_field_is_validated():  # docs/scenarios.md
+    from game.rules.scenario import ScenarioError
+
+    for bad in (-1, 17, "six", True):
+        raw = scenario(platoon() + enemy())
+        raw["scenario"]["shadow_blinds"] = bad
+        with pytest.raises(ScenarioError):
+            build_scenario(raw)
 
 
 def test_placement_priority_hootch_then_treeline():  # DD-10.4
@@ -254,3 +296,100 @@ def test_every_die_is_an_explained_roll():  # DESIGN §5
     rolls = [e for e in g.events if e["type"] == "roll"]
     assert all(e.get("clause") and e.get("text") for e in rolls)
     assert any(e["purpose"] == "Booby Trap" for e in rolls)
+
+
+# -- wiring into the Green Fog and the move (DD-4.24 note, DD-4.25, DD-10.7, DD-10.8) ----------------
+def _spot_ready(threat=2):
+    """An Echo (Green Fog state and the Ghost's) 5" ahead of the squad, the Allies to act."""
+    from game.rules.detection import make_echo
+
+    g, bid = _echo_next_to_squad(threat=threat)
+    make_echo(g, g.state.blinds[bid], "test", "DD-4.9")
+    assert g.state.to_act == "allied"
+    return g, bid
+
+
+def test_spotting_a_shadow_blind_rolls_the_contact_reveal_table():  # DD-4.24 (solo note), DD-10.8, G-24 C
+    """A successful Spotting Test on a Shadow Blind does not discard it as a Dummy: the Contact Reveal
+    Table places the force (level 2, 5: a VC squad), which does not fire (no ambush)."""
+    g, bid = _spot_ready()
+    g.dice.force([5, 5])  # the Spotting Test (4+), then the Contact Reveal roll
+    ev = g.act("allied", {"type": "spot", "element": "sq1", "target": bid})
+    assert bid not in g.state.blinds and bid not in g.state.solo["shadows"]
+    reveal = [e for e in ev if e.get("purpose") == "Contact Reveal"]
+    assert reveal and reveal[0]["result"] == 5
+    new = [e for e in g.state.elements.values() if e.id.startswith("jg")]
+    assert [g.state.stands[s].type for s in new[0].stands] == ["vc_cadre", "vc_rifle_cell", "vc_rifle_cell"]
+    assert not any(e["type"] in ("ambush", "fire") for e in ev)
+    assert g.state.solo["progress"] == g.state.turn
+
+
+def test_a_spotted_booby_trap_is_disarmed():  # G-09 (a trap found by a Spotting Test is disarmed)
+    g, bid = _spot_ready()
+    g.dice.force([5, 2])  # spot passes; reveal 2: booby trap
+    ev = g.act("allied", {"type": "spot", "element": "sq1", "target": bid})
+    assert any("disarmed" in e.get("text", "") for e in ev)
+    assert not any(e.get("purpose") == "Booby Trap" for e in ev)
+
+
+def test_recon_by_fire_direct_hit_on_a_shadow_blind():  # DD-4.25, DD-4.31, DD-10.8
+    """Recon by Fire's 6 reveals a Shadow Blind through the Contact Reveal Table and rings the force."""
+    g, bid = _spot_ready()
+    g.dice.force([6, 4])  # Recon by Fire 6: Direct Hit; reveal 4: a VC fireteam
+    g.act("allied", {"type": "recon_by_fire", "element": "sq1", "target": bid})
+    new = [e for e in g.state.elements.values() if e.id.startswith("jg")]
+    assert len(new) == 1 and any(g.state.stands[s].hits or not g.state.stands[s].alive for s in new[0].stands)
+
+
+def test_recon_by_fire_empty_jungle_on_a_shadow_blind():  # DD-4.29, G-34
+    g, bid = _spot_ready()
+    g.dice.force([2])
+    ev = g.act("allied", {"type": "recon_by_fire", "element": "sq1", "target": bid})
+    assert any(e["type"] == "echo_lost" and e["blind"] == bid for e in ev)
+    assert bid in g.state.blinds and not any(e.get("purpose") == "Contact Reveal" for e in ev)
+    assert g.state.solo["shadows"][bid] == "shadow"  # the squad's next look may make it an Echo again
+
+
+def _march_on_echo():
+    g, bid = _echo_next_to_squad()
+    for bid2 in list(g.state.blinds):
+        if bid2 != bid:
+            del g.state.blinds[bid2]
+    b = g.state.blinds[bid]
+    b.x, b.y = 10.0, 21.0
+    g.state.solo["shadows"][bid] = "echo"
+    return g, bid
+
+
+def test_ambush_reaction_interrupts_the_move():  # DD-10.7 "interrupt the move", G-24 B
+    """The roll is made where the mover first comes within 6" of the Echo: an AMBUSH! freezes it there."""
+    g, bid = _march_on_echo()
+    g.los_override = lambda a, b: type("L", (), {"visible": True})()
+    g.dice.force([4, 4])  # AMBUSH!, then reveal 4: a VC fireteam, which fires first
+    ev = g.act("allied", {"type": "move", "element": "sq1", "mode": "patrol", "to": [10, 15.5], "facing": 90})
+    frozen = [e for e in ev if e["type"] == "move" and e.get("frozen")]
+    assert frozen and frozen[0]["reaction"] == "ghost"
+    sl = g.state.stands["sl"]
+    assert sl.y < 14.5  # stopped short: the destination puts the squad leader at 14.5
+    assert any(e.get("purpose") == "Ambush Reaction" for e in ev)
+    moves = [e for e in ev if e["type"] == "move"]
+    assert moves[-1].get("frozen")  # the move did not go on
+    assert [e["type"] for e in ev].index("ambush") > ev.index(frozen[0])
+
+
+def test_a_false_alarm_lets_the_move_go_on():  # DD-10.7, G-09 L2-1
+    g, bid = _march_on_echo()
+    g.dice.force([4, 1])
+    g.act("allied", {"type": "move", "element": "sq1", "mode": "patrol", "to": [10, 15.5], "facing": 90})
+    assert g.state.stands["sl"].y == pytest.approx(14.5) and bid not in g.state.blinds
+
+
+def test_spider_waits_lets_the_move_go_on():  # DD-10.7 "1-2 The Spider Waits"
+    g, bid = _march_on_echo()
+    g.dice.force([2])
+    ev = g.act("allied", {"type": "move", "element": "sq1", "mode": "patrol", "to": [10, 15.5], "facing": 90})
+    assert g.state.stands["sl"].y == pytest.approx(14.5)
+    assert [e for e in ev if e.get("purpose") == "Ambush Reaction"][0]["result"] == "fail"
+    assert bid in g.state.blinds
+    jg.watch(g)  # nothing rolls twice for the same activation
+    assert sum(1 for e in g.events if e.get("purpose") == "Ambush Reaction") == 1
