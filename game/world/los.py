@@ -263,6 +263,7 @@ class TableLOS:
         self._zeros = (0.0,) * len(self.classes)
         self._class_feature = {c: [p.feature for p in parts if p.canopy == c] for c in self.classes}
         self._local = threading.local()
+        self._top = geometry.top + 10.0
         self._memo: dict[tuple[float, ...], list] = {}
         """Per sightline end (x, y, z): [elevated (DD-4.41), the canopy volume it is in, once asked]."""
         self._bodies: dict[Observer, np.ndarray] = {}
@@ -311,9 +312,10 @@ class TableLOS:
 
     def elevation(self, x: float, y: float) -> float:
         """Ground height at a point, inches."""
-        self._on_table(np.array([[x, y]], float), "point")
-        g = self._flat_list[self.grid.cell(x, y)]
-        return float(self._elevations_cast(np.array([[x, y]], float))[0]) if g != g else g
+        x, y = float(x), float(y)
+        if self._off_table(x, y):
+            raise ValueError(f"point ({x:.2f}, {y:.2f}) is off the {self.width:g}x{self.height:g} table")
+        return self._ground1(x, y)
 
     def clear_circle(self, x: float, y: float, radius: float = 3.0) -> bool:
         """Is a circle clear of dense trees and buildings? A Dustoff LZ needs 6" across (DD-6.6)."""
@@ -549,8 +551,17 @@ class TableLOS:
         if early:
             hf, lim, pt = hfac[idx], dist[idx] - 1e-9, part_t[idx]
         normal, owner_of, cut = sc.normal, sc.owner, self.part_cutoff
-        for _ in range(MAX_HITS):
+        for rounds in range(MAX_HITS):
             if not len(idx):
+                break
+            if len(idx) <= TAIL_RAYS:
+                # the last few rays: one at a time is quicker than another round of array work
+                if not early:
+                    hf, lim, pt = hfac[idx], dist[idx] - 1e-9, part_t[idx]
+                tail = self._crossings_tail(idx, e, d, ln, start, hf, lim, pt, MAX_HITS - rounds, early, dropped)
+                rays.append(tail[0])
+                ts.append(tail[1])
+                prims.append(tail[2])
                 break
             t, prim = sc.first(e + d * start[:, None], d32, ln - start, dirs32=True)
             hit = prim >= 0
@@ -583,6 +594,38 @@ class TableLOS:
             return np.zeros(0, int), np.zeros(0), np.zeros(0, int), dropped
         return np.concatenate(rays), np.concatenate(ts), np.concatenate(prims), dropped
 
+    def _crossings_tail(self, idx: np.ndarray, e: np.ndarray, d: np.ndarray, ln: np.ndarray, start: np.ndarray,
+                        hf: np.ndarray, lim: np.ndarray, pt: np.ndarray, rounds: int, early: bool,
+                        dropped: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_crossings` for its last few rays, each on its own: the same casts, the same sums."""
+        _, cast, blocked, _, _ = self._casters()
+        owner, normal, cut = self._canopy_owner, self._canopy_normal, self._part_cutoff_list
+        rays: list[int] = []
+        ts: list[float] = []
+        prims: list[int] = []
+        for i, (ex, ey, ez), (ux, uy, uz), length, s, h, lm, p_t in zip(
+                idx.tolist(), e.tolist(), d.tolist(), ln.tolist(), start.tolist(), hf.tolist(), lim.tolist(),
+                pt.tolist(), strict=True):
+            for _ in range(rounds):
+                t, prim = cast(ex + ux * s, ey + uy * s, ez + uz * s, ux, uy, uz, length - s)
+                if prim < 0:
+                    break
+                t_abs = s + t
+                rays.append(i)
+                ts.append(t_abs)
+                prims.append(prim)
+                s += t + STEP
+                p = owner[prim]
+                if early and p != p_t and cut[p] < lm and t_abs > 0:
+                    nx, ny, nz = normal[prim]
+                    if nx * ux + ny * uy + nz * uz < 0:
+                        reach = min(KILL_PLAN * 1.01 / max(h, 1e-12), length - s)
+                        if (not blocked(ex + ux * s, ey + uy * s, ez + uz * s, ux, uy, uz, reach)
+                                and (s + reach - t_abs) * h >= KILL_PLAN):
+                            dropped[i] = True
+                            break
+        return np.array(rays, dtype=np.int64), np.array(ts), np.array(prims, dtype=np.int64)
+
     # -- one sightline at a time ----------------------------------------------------------------------
     def _inside1(self, x: float, y: float, z: float) -> int:
         """:meth:`_inside` for one point."""
@@ -600,8 +643,16 @@ class TableLOS:
         return canopy.owner_list[prim] if prim >= 0 and canopy.normal_list[prim][2] > 0 else -1
 
     def _ground1(self, x: float, y: float) -> float:
+        """:meth:`_ground` for one point."""
         g = self._flat_list[self.grid.cell(x, y)]
-        return float(self._elevations_cast(np.array([[x, y]], float))[0]) if g != g else g
+        if g == g:
+            return g
+        top = self._top
+        t, prim = self._casters()[4](x, y, top, 0.0, 0.0, -1.0, 1e6)
+        if prim < 0:
+            return 0.0
+        v = round((top - t) * 10000.0)  # np.round(x, 4): scale, round half to even, keep the sign of zero
+        return (float(v) if v else math.copysign(0.0, top - t)) / 10000.0
 
     def _elevated1(self, x: float, y: float, z: float) -> bool:
         if z - EYE_HEIGHT >= ELEVATED - 1e-6:
@@ -672,7 +723,7 @@ class TableLOS:
             # nothing but open ground under the whole sightline: no cast could hit anything
             return Sight(not smoke and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF,
                          e, d, elevated, NO_BAND, False, True)
-        solid, canopy_cast, canopy_blocked, core_cast = self._casters()
+        solid, canopy_cast, canopy_blocked, core_cast, _ = self._casters()
 
         # 1. ground and buildings
         solid_t, solid_part = INF, -1
@@ -802,7 +853,8 @@ class TableLOS:
         fns = getattr(self._local, "casters", None)
         if fns is None:
             geo = self.geo
-            fns = self._local.casters = (geo.solid.casters(), *geo.canopy.casters(), geo.core.casters()[0])
+            fns = self._local.casters = (geo.solid.casters(), *geo.canopy.casters(), geo.core.casters()[0],
+                                         geo.ground.casters()[0])
         return fns
 
     def _band_span1(self, cast: Any, x: float, y: float, z: float, dx: float, dy: float, dz: float, part: int,
@@ -931,11 +983,13 @@ class TableLOS:
         """:meth:`check` for many pairs of stands in one batched trace: the same answer for each pair.
 
         A pair whose base edge distance exceeds the longest limit the conditions allow (30" elevated,
-        less in weather or at night) is answered without tracing its sightlines.
+        less in weather or at night) is answered without tracing its sightlines. Fewer than
+        ``BATCH_PAIRS`` pairs are checked one at a time, which is quicker for so few.
         """
         n = len(pairs)
-        if not n:
-            return []
+        if n < BATCH_PAIRS:
+            # too few to pay for the array work: one pair at a time (the same answers, tests/world)
+            return [self.check(a, b, conditions) for a, b in pairs]
         ga = np.array([a.base() for a, _ in pairs], dtype=object)
         gb = np.array([b.base() for _, b in pairs], dtype=object)
         edge = shapely.distance(ga, gb)
@@ -1109,6 +1163,10 @@ def _class_then_start(span: tuple[int, float, float]) -> tuple[int, float]:
     return span[0], span[1]
 
 
+TAIL_RAYS = 24
+"""A batched trace casts its last this-many rays one at a time."""
+BATCH_PAIRS = 12
+"""From this many pairs on, :meth:`TableLOS.check_many` traces them all in one batch."""
 SIGHTLINES = 12
 """Sightlines per stand-to-stand check: each eye to the other's eye and four base points and centre."""
 BODY_LOCAL = np.array([[0.0, 0.0], [0.3, 0.3], [0.3, -0.3], [-0.3, 0.3], [-0.3, -0.3]])
