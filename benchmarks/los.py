@@ -1,12 +1,25 @@
 """Line-of-sight benchmark on a convention-sized table (ISSUE 3): prints measured figures.
 
 A 72" x 48" table with 6 hills, 300 irregular canopy features (dense, bamboo, secondary, rubber, scrub)
-and 20 buildings. It times the bake, the load into Embree, the batched call (the AI's path), single
-in-process sightlines, and the same sightlines through Panda3D's CollisionTraverser + CollisionSegment
-as a peer (first hit only, which is less work than a full LOS answer). One core: run it with
-``OMP_NUM_THREADS=1``; Embree's ray queries here are single-threaded calls.
+and 20 buildings. It times the bake and the load (Embree scenes and the plan grid), then:
 
-    python benchmarks/los.py [--n 20000] [--no-panda]
+* the batched call ``TableLOS.batch`` (the AI's path): sightlines per second, median of ``--repeat``
+  runs in process CPU time (the machine is shared; wall time is printed beside it);
+* single ``check_points`` calls (full evidence): median and p90 per call, and how many were answered
+  from the limit alone (too long) or from the plan grid (open ground), without Embree;
+* stand-to-stand ``check`` (12 sightlines): median per call, first with stands it has not seen (no
+  cached bases, bodies or ends) and again with the same stands;
+* ``check_many`` on the same pairs in one call: per pair;
+* the plain reference trace (every sightline in full, nothing skipped), for scale;
+* Panda3D's ``CollisionTraverser`` + ``CollisionSegment`` as a peer, first hits only (less work than a
+  line-of-sight answer), tuned as /work/shared/MEASURED.md did and further: ``bounds-type best``, the
+  same ground, building and canopy triangles as ``CollisionPolygon`` solids in a spatial hierarchy
+  (1" leaves under 4" and 16" groups; the best of the layouts tried, see docs/terrain.md), and the
+  untuned default (the .glb through panda3d-gltf, colliding with visible geometry) on a few segments.
+
+One core: run it with ``OMP_NUM_THREADS=1``; every Embree query here is a single-threaded call.
+
+    PYTHONPATH=. python benchmarks/los.py [--n 20000] [--singles 2000] [--stands 500] [--panda 2000]
 """
 
 from __future__ import annotations
@@ -14,14 +27,16 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from game.world import bake
 from game.world.features import Feature
-from game.world.los import Conditions, TableLOS
+from game.world.los import Conditions, Observer, TableLOS
 
 
 @dataclass(frozen=True)
@@ -64,41 +79,52 @@ def sightlines(los: TableLOS, n: int, seed: int = 2) -> tuple[np.ndarray, np.nda
     return eyes, targets
 
 
-def best_of(fn, repeat: int) -> float:
-    times = []
+def median_cpu(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """Median process CPU time and median wall time of ``repeat`` runs, seconds."""
+    cpu, wall = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        c0, w0 = time.process_time(), time.perf_counter()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return statistics.median(cpu), statistics.median(wall)
 
 
-def panda_peer(glb: bytes, eyes: np.ndarray, targets: np.ndarray) -> tuple[float, int]:
-    """Seconds per sightline through CollisionTraverser + CollisionSegment, and how many were hit."""
-    import tempfile
+def per_call(fn: Callable[..., object], calls: list[tuple]) -> list[float]:
+    out = []
+    for args in calls:
+        t0 = time.perf_counter()
+        fn(*args)
+        out.append(time.perf_counter() - t0)
+    return out
 
+
+def us(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} us"
+
+
+# -- the Panda3D peer ----------------------------------------------------------------------------------
+
+
+def _segment_rate(root, eyes: np.ndarray, targets: np.ndarray) -> tuple[float, int]:
+    """Seconds per segment through CollisionTraverser + CollisionSegment over ``root``, and the hits."""
     import panda3d.core as p3d
 
-    p3d.load_prc_file_data("", "window-type none\naudio-library-name null")
-    import gltf
-
-    with tempfile.NamedTemporaryFile(suffix=".glb") as fh:
-        fh.write(glb)
-        fh.flush()
-        model = p3d.NodePath(gltf.load_model(fh.name))
-    model.set_collide_mask(p3d.BitMask32.bit(1))
+    root.set_collide_mask(p3d.BitMask32.bit(1))
     segment = p3d.CollisionSegment()
     cnode = p3d.CollisionNode("sight")
     cnode.add_solid(segment)
     cnode.set_from_collide_mask(p3d.BitMask32.bit(1))
     cnode.set_into_collide_mask(p3d.BitMask32.all_off())
-    root = p3d.NodePath("root")
-    model.reparent_to(root)
     cpath = root.attach_new_node(cnode)
     queue = p3d.CollisionHandlerQueue()
     trav = p3d.CollisionTraverser()
     trav.add_collider(cpath, queue)
     hits = 0
+    for e, t in zip(eyes[:20], targets[:20], strict=True):  # warm up (bounds are computed lazily)
+        segment.set_point_a(*e)
+        segment.set_point_b(*t)
+        trav.traverse(root)
     t0 = time.perf_counter()
     for e, t in zip(eyes, targets, strict=True):
         segment.set_point_a(*e)
@@ -108,11 +134,65 @@ def panda_peer(glb: bytes, eyes: np.ndarray, targets: np.ndarray) -> tuple[float
     return (time.perf_counter() - t0) / len(eyes), hits
 
 
+def panda_default(glb: bytes, eyes: np.ndarray, targets: np.ndarray) -> tuple[float, int]:
+    """Untuned: the .glb loaded through panda3d-gltf, segments against its visible geometry."""
+    import panda3d.core as p3d
+
+    p3d.load_prc_file_data("", "window-type none\naudio-library-name null")
+    import gltf  # panda3d-gltf
+
+    with tempfile.NamedTemporaryFile(suffix=".glb") as fh:
+        fh.write(glb)
+        fh.flush()
+        model = p3d.NodePath(gltf.load_model(fh.name))
+    root = p3d.NodePath("root")
+    model.reparent_to(root)
+    return _segment_rate(root, eyes, targets)
+
+
+def panda_tuned(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, leaf: float = 1.0) -> tuple[float, int, float]:
+    """Tuned: the ground, building and canopy triangles (the float32 ones Embree holds) as
+    CollisionPolygons, in leaves of ``leaf`` inches under 4x and 16x groups (bounds-type best is set
+    before anything is built). Seconds per segment, hits, build seconds."""
+    import panda3d.core as p3d
+
+    p3d.load_prc_file_data("", "bounds-type best")
+    t0 = time.perf_counter()
+    tris = np.concatenate([los.geo.solid.tris, los.geo.canopy.tris])
+    area = np.linalg.norm(np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]), axis=1)
+    tris = tris[area > 1e-9]
+    centre = tris.mean(axis=1)[:, :2]
+    root = p3d.NodePath("root")
+
+    def build(parent, idx: np.ndarray, size: float) -> None:
+        if size < leaf:
+            node = p3d.CollisionNode("leaf")
+            for a, b, c in tris[idx].tolist():
+                node.add_solid(p3d.CollisionPolygon(p3d.LPoint3(*a), p3d.LPoint3(*b), p3d.LPoint3(*c)))
+            parent.attach_new_node(node)
+            return
+        keys = np.floor(centre[idx] / size).astype(np.int64)
+        _, group = np.unique(keys, axis=0, return_inverse=True)
+        group = group.ravel()
+        for g in range(int(group.max()) + 1):
+            build(parent.attach_new_node("group"), idx[group == g], size / 4.0)
+
+    build(root, np.arange(len(tris)), 16.0 * leaf)
+    built = time.perf_counter() - t0
+    per, hits = _segment_rate(root, eyes, targets)
+    return per, hits, built
+
+
+# -- main ----------------------------------------------------------------------------------------------
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=20000, help="sightlines in the batch")
-    ap.add_argument("--singles", type=int, default=2000)
-    ap.add_argument("--panda", type=int, default=2000, help="sightlines through Panda3D (0: skip)")
+    ap.add_argument("--singles", type=int, default=2000, help="check_points calls")
+    ap.add_argument("--stands", type=int, default=500, help="stand pairs for check and check_many")
+    ap.add_argument("--repeat", type=int, default=7, help="runs of each batched timing (median)")
+    ap.add_argument("--panda", type=int, default=2000, help="segments through the tuned Panda3D peer (0: skip)")
     args = ap.parse_args()
     table = convention_table()
     cond = Conditions()
@@ -125,40 +205,63 @@ def main() -> None:
     load_s = time.perf_counter() - t0
     tris = sum(len(m.faces) for m in (n.mesh for n in bake.build_nodes(table)))
     print(f"table: 72x48, {len(table.features)} features, {tris} triangles, glb {len(glb) / 1e6:.2f} MB")
-    print(f"bake: {bake_s:.2f} s   load into Embree: {load_s:.2f} s")
+    print(f"bake: {bake_s:.2f} s   load (Embree scenes, BVHs, plan grid): {load_s:.2f} s")
 
+    # batched
     eyes, targets = sightlines(los, args.n)
-    los.batch(eyes, targets, cond)  # warm up
-    batch_s = best_of(lambda: los.batch(eyes, targets, cond), 5)
+    los.batch(eyes, targets, cond)
+    cpu, wall = median_cpu(lambda: los.batch(eyes, targets, cond), args.repeat)
     vis = los.batch(eyes, targets, cond)
-    print(f"batch: {args.n / batch_s:,.0f} sightlines/s ({batch_s / args.n * 1e6:.2f} us each, "
-          f"{vis.mean():.1%} visible, mean length {np.linalg.norm(targets - eyes, axis=1).mean():.1f}\")")
+    batch_per = cpu / args.n
+    print(f"batch: {args.n / cpu:,.0f} sightlines/s CPU ({us(batch_per)} each; wall {args.n / wall:,.0f}/s), "
+          f"{vis.mean():.1%} visible, mean length {np.linalg.norm(targets - eyes, axis=1).mean():.1f}\"")
+    ref_n = min(args.n, 5000)
+    ref_cpu, _ = median_cpu(lambda: los.trace_reference(eyes[:ref_n], targets[:ref_n], cond), 3)
+    print(f"reference trace (every sightline in full, no shortcuts): {ref_n / ref_cpu:,.0f} sightlines/s CPU")
 
-    singles = []
-    for e, t in zip(eyes[: args.singles], targets[: args.singles], strict=True):
-        t0 = time.perf_counter()
-        los.check_points(tuple(e), tuple(t), cond)
-        singles.append(time.perf_counter() - t0)
+    # single sightlines, full evidence
+    calls = [(tuple(e), tuple(t), cond) for e, t in zip(eyes[:args.singles].tolist(), targets[:args.singles].tolist(),
+                                                         strict=True)]
+    singles = per_call(los.check_points, calls)
+    results = [los.check_points(*c) for c in calls]
+    untraced = sum(not r.extra["traced"] for r in results) / len(results)
+    clear = sum(los.grid.clear(e[0], e[1], t[0], t[1], min(e[2], t[2])) for e, t, _ in calls) / len(calls)
     single_med = statistics.median(singles)
-    print(f"single check_points: median {single_med * 1e6:.1f} us, p90 {np.percentile(singles, 90) * 1e6:.1f} us")
+    print(f"single check_points: median {us(single_med)}, p90 {us(float(np.percentile(singles, 90)))} "
+          f"({untraced:.0%} answered from the limit alone, {clear:.0%} over open ground from the grid)")
 
-    from game.world.los import Observer
+    # stand to stand
+    obs = [Observer(float(e[0]), float(e[1]), 0.0) for e in eyes[:args.stands]]
+    tgt = [Observer(float(t[0]), float(t[1]), 180.0) for t in targets[:args.stands]]
+    pairs = list(zip(obs, tgt, strict=True))
+    los._bodies.clear()
+    los._memo.clear()
+    cold = statistics.median(per_call(lambda a, b: los.check(a, b, cond), pairs))
+    warm = statistics.median(per_call(lambda a, b: los.check(a, b, cond), pairs))
+    print(f"stand-to-stand check (12 sightlines): median {us(cold)} (new stands), {us(warm)} (stands seen before)")
 
-    obs = [Observer(float(e[0]), float(e[1]), 0.0) for e in eyes[:500]]
-    tgt = [Observer(float(t[0]), float(t[1]), 180.0) for t in targets[:500]]
-    stand = []
-    for a, b in zip(obs, tgt, strict=True):
-        t0 = time.perf_counter()
-        los.check(a, b, cond)
-        stand.append(time.perf_counter() - t0)
-    print(f"stand-to-stand check (12 sightlines): median {statistics.median(stand) * 1e6:.0f} us")
+    def many() -> None:
+        los._bodies.clear()
+        los._memo.clear()
+        los.check_many(pairs, cond)
+
+    many_cpu, _ = median_cpu(many, max(3, args.repeat // 2))
+    warm_cpu, _ = median_cpu(lambda: los.check_many(pairs, cond), max(3, args.repeat // 2))
+    print(f"check_many ({len(pairs)} pairs in one call): {us(many_cpu / len(pairs))} per pair (new stands), "
+          f"{us(warm_cpu / len(pairs))} (seen before)")
 
     if args.panda:
-        per, hits = panda_peer(glb, eyes[: args.panda], targets[: args.panda])
-        print(f"panda3d CollisionTraverser + CollisionSegment (first hits only): {1 / per:,.0f} sightlines/s "
-              f"({per * 1e6:.0f} us each, {hits} hit)")
-        print(f"ratio batched Embree LOS / Panda3D collision: {per / (batch_s / args.n):.0f}x; "
-              f"single / Panda3D: {per / single_med:.1f}x")
+        n = args.panda
+        k = min(n, 100)
+        dper, _ = panda_default(glb, eyes[:k], targets[:k])
+        print(f"panda3d untuned (the .glb through panda3d-gltf, visible geometry): {1 / dper:,.0f} segments/s "
+              f"({us(dper)} each)")
+        per, hits, built = panda_tuned(los, eyes[:n], targets[:n])
+        print(f"panda3d CollisionTraverser + CollisionSegment, tuned (bounds-type best, CollisionPolygons in a "
+              f"1\"/4\"/16\" hierarchy; built in {built:.1f} s): {1 / per:,.0f} segments/s ({us(per)} each, "
+              f"{hits / n:.0%} hit something)")
+        print(f"ratio, tuned peer time / ours: batched LOS {per / batch_per:,.0f}x; single check_points "
+              f"{per / single_med:.1f}x")
 
 
 if __name__ == "__main__":

@@ -434,9 +434,18 @@ class TableLOS:
         C = len(self.classes)
         geo = self.geo
 
-        # 5 (first): the limits before terrain; a sightline longer than them is not traced
-        elevated = self._elevated(eyes) | self._elevated(targets)
-        cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
+        # 5 (first): the limits before terrain; a sightline longer than them is not traced. (Dropping
+        # early, whether an end is elevated matters only past 24" until the answer is known.)
+        if early:
+            elevated = np.zeros(n, bool)
+            cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
+            asked = dist > cutoff + 1e-9
+            todo = np.nonzero(asked)[0]
+            elevated[todo] = self._elevated(eyes[todo]) | self._elevated(targets[todo])
+            cutoff[todo], limit[todo] = self._open_limits(eyes[todo], targets[todo], elevated[todo], conditions)
+        else:
+            elevated = self._elevated(eyes) | self._elevated(targets)
+            cutoff, limit = self._open_limits(eyes, targets, elevated, conditions)
         far = dist > cutoff + 1e-9
 
         # 2. smoke and dust circles, in plan
@@ -508,6 +517,10 @@ class TableLOS:
             above_part[live[ray[first_above]]] = part[first_above]
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
+        if early:
+            todo = live[~asked[live]]
+            elevated[todo] = self._elevated(eyes[todo]) | self._elevated(targets[todo])
+            cutoff[todo], limit[todo] = self._open_limits(eyes[todo], targets[todo], elevated[todo], conditions)
         crossed = inches[live] > 0
         cut, lim = cutoff[live], limit[live]
         for c in range(C):
