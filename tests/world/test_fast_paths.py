@@ -236,3 +236,14 @@ def test_a_table_without_canopy_or_buildings():
     for i in range(50):
         assert los.check_points(tuple(eyes[i]), tuple(targets[i]), Conditions()).visible == ref.visible[i]
     assert shapely.is_empty(los.dense_plan) or los.dense_plan.area == 0
+
+
+def test_single_elevations_are_the_casts():
+    los = table()
+    rng = np.random.default_rng(19)
+    xy = rng.uniform([0.0, 0.0], [los.width, los.height], size=(3000, 2))
+    ground = los._elevations_cast(xy)
+    single = np.array([los.elevation(x, y) for x, y in xy.tolist()])
+    assert (single == ground).all() and (np.signbit(single) == np.signbit(ground)).all()
+    with pytest.raises(ValueError, match="off the 48x36 table"):
+        los.elevation(-0.5, 3.0)
