@@ -33,6 +33,11 @@ CLEAR_AT = 4.5
 COMMAND_REACH = 6.5
 SPACING = 3.0
 PASS_BELOW = 0.25
+ENGAGE_NEAR = 12.0
+"""A known enemy stand nearer than this is fought before the scenario objective is taken."""
+TOKEN_REACH = 14.0
+"""An abandoned Communist token this close is worth the detour (+1 VP, DD-3.14)."""
+"""A known enemy stand nearer than this is fought before the scenario objective is taken."""
 
 
 def decide(f: SideView) -> dict:
@@ -43,6 +48,7 @@ def decide(f: SideView) -> dict:
             continue
         for score, action in element_options(pic, eid):
             cands.append((score, eid, action))
+    cands += blind_options(pic)
     if not cands:
         return {"type": "pass"}
     cands.sort(key=lambda c: (-c[0], c[1]))
@@ -53,6 +59,43 @@ def decide(f: SideView) -> dict:
             continue
         return action
     return {"type": "pass"}
+
+
+BLIND_KEEP = 7.0
+"""A Blind closes to about this far from the nearest enemy marker or stand: inside spotting range and
+the rubber rows' 12" sight, outside the 6" ambush trigger (DD-10.7)."""
+
+
+def blind_options(pic: Picture) -> list[tuple[float, str, dict]]:
+    """Our own Blinds (DD-4.7, DD-4.35) move as markers: a Patrol Move toward the nearest enemy marker
+    or stand (to about 7") or, with none known, toward the scenario objective; a Dummy leads."""
+    f = pic.f
+    out = []
+    own = [b for b in f.view["blinds"] if b["side"] == pic.side]
+    for b in sorted(own, key=lambda b: b["id"]):
+        offer = next((a for a in f.actions if a["type"] == "blind_move" and a.get("blind") == b["id"]
+                      and a.get("mode") == "patrol"), None)
+        if offer is None:
+            continue
+        me = (b["x"], b["y"])
+        goal, d = pic.nearest_foe(me, include_markers=True)
+        keep = BLIND_KEEP
+        if goal is None:
+            goal = objective_point(pic, me)
+            keep = 0.0
+            if goal is None:
+                continue
+            d = dist(me, goal)
+        if d <= keep + 0.5:
+            continue
+        step = min(offer["params"]["to"]["max"] - 0.05, d - keep)
+        to = (me[0] + (goal[0] - me[0]) * step / d, me[1] + (goal[1] - me[1]) * step / d)
+        action = move_action(offer, to)
+        if f.check(action) is not None:
+            continue
+        score = (0.85 if not b.get("elements") else 0.7) + min(0.1, step / 60)
+        out.append((score, b["id"], action))
+    return out
 
 
 def hq_id(pic: Picture) -> str | None:
@@ -127,10 +170,16 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
     return out
 
 
-def _stand_onto(pic: Picture, eid: str, move: dict, point) -> dict | None:
-    """Move the element so its nearest stand sits on ``point`` (base contact with a token)."""
+def _stand_onto(pic: Picture, eid: str, move: dict, point, role: str | None = None) -> dict | None:
+    """Move the element so its nearest stand (of ``role``, if given) sits on ``point`` (base contact
+    with a token)."""
     me = pic.centre(eid)
-    st = min(pic.own_stands(eid), key=lambda s: (dist((s["x"], s["y"]), point), s["id"]))
+    own = [s for s in pic.own_stands(eid) if role is None or pic.f.stand_type(s["type"])["role"] == role]
+    if not own:
+        return None
+    st = min(own, key=lambda s: (dist((s["x"], s["y"]), point), s["id"]))
+    if dist((st["x"], st["y"]), point) <= 0.6:
+        return None  # already there
     dx, dy = point[0] - st["x"], point[1] - st["y"]
     if math.hypot(dx, dy) > move["params"]["to"]["max"] - 0.1:
         return None
@@ -144,14 +193,17 @@ def tend(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     if not wounded:
         return None
     roles = {pic.f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
+    medic = "medic" in roles
     for tok in sorted(wounded, key=lambda t: (dist(pic.centre(eid), (t["x"], t["y"])), t["id"])):
-        tended = any(dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= 1.2 for s in pic.stands.values()
-                     if s["side"] == pic.side)
-        if tended and "medic" not in roles:
-            continue
-        act = _stand_onto(pic, eid, move, (tok["x"], tok["y"]))
+        near = [s for s in pic.stands.values() if s["side"] == pic.side
+                and dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= 1.2]
+        if any(pic.f.stand_type(s["type"])["role"] == "medic" for s in near):
+            continue  # the medic is on it: stabilized at the end of the turn (DD-6.5)
+        if near and not medic:
+            continue  # a friend is on it: it does not bleed (DD-6.4)
+        act = _stand_onto(pic, eid, move, (tok["x"], tok["y"]), "medic" if medic else None)
         if act is not None:
-            return (1.5 if "medic" in roles else 0.9, act)
+            return (1.5 if medic else 0.9, act)
     return None
 
 
@@ -185,9 +237,57 @@ def overwatch(pic: Picture, eid: str, offer: dict) -> tuple[float, dict] | None:
     return (score, action)
 
 
+def inside(poly, p) -> bool:
+    """Point in polygon (ray casting)."""
+    x, y = p
+    res = False
+    n = len(poly)
+    for i in range(n):
+        (x1, y1), (x2, y2) = poly[i], poly[(i + 1) % n]
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            res = not res
+    return res
+
+
+def our_objectives(pic: Picture) -> list[dict]:
+    return [o for o in pic.f.view["scenario"].get("objectives", []) if o["side"] == pic.side]
+
+
+def objective_point(pic: Picture, me) -> tuple[float, float] | None:
+    """The scenario objective this element should take: a point in the nearest area not yet held by
+    this element (the middle of it, a little spread by element so the squads do not bunch)."""
+    best = None
+    for o in our_objectives(pic):
+        poly = o["polygon"]
+        if inside(poly, me):
+            continue
+        cx = sum(p[0] for p in poly) / len(poly)
+        cy = sum(p[1] for p in poly) / len(poly)
+        d = dist(me, (cx, cy))
+        if best is None or d < best[0]:
+            best = (d, (cx, cy))
+    return best[1] if best else None
+
+
+def abandoned_token(pic: Picture, me) -> tuple[float, float] | None:
+    """The nearest abandoned Communist casualty token with no known enemy stand within 3" (DD-3.14)."""
+    toks = [(m["x"], m["y"]) for m in pic.f.view["markers"] if m["kind"] == "casualty_token"
+            and m.get("side") != pic.side and m.get("state") == "communist"
+            and not any(dist((s["x"], s["y"]), (m["x"], m["y"])) <= 3.0 for s in pic.foes)]
+    return min(toks, key=lambda p: (dist(me, p), p)) if toks else None
+
+
 def objective(pic: Picture, me) -> tuple[tuple[float, float], float]:
-    """Where this element is heading, and the distance it wants to keep from it."""
+    """Where this element is heading, and the distance it wants to keep from it: a known enemy close
+    by is fought first; otherwise the scenario objective; otherwise the nearest enemy or marker."""
     foe, d = pic.nearest_foe(me)
+    if foe is None or d > ENGAGE_NEAR:
+        tok = abandoned_token(pic, me)
+        if tok is not None and dist(me, tok) <= TOKEN_REACH:
+            return tok, 0.0
+        goal = objective_point(pic, me)
+        if goal is not None:
+            return goal, 0.0
     marks = [(b["x"], b["y"]) for b in pic.markers]
     mark = min(marks, key=lambda p: (dist(me, p), p)) if marks else None
     if foe is not None and (mark is None or d <= dist(me, mark) + 6):
@@ -209,17 +309,26 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     pc = pic.centre(hq) if hq is not None else None
     if hq == eid:
         others = [pic.centre(e) for e in pic.mine if e != eid]
+        marching = False
         if not others:
             goal, keep = objective(pic, me)
         else:
             # The HQ follows: to the middle of its squads, a little behind them.
             gx = sum(p[0] for p in others) / len(others)
             gy = sum(p[1] for p in others) / len(others)
-            tgt, _ = objective(pic, (gx, gy))
-            back = math.atan2(gy - tgt[1], gx - tgt[0])
-            goal, keep = (gx + 2.5 * math.cos(back), gy + 2.5 * math.sin(back)), 0.0
+            tgt, tkeep = objective(pic, (gx, gy))
+            # The HQ follows its squads, a little behind them in a fight; on the march to the objective
+            # (nothing known close by) it leads a little, so the squads can close up on it within the
+            # command radius.
+            lead = -2.5 if tkeep else 0.0
+            if dist((gx, gy), tgt) < abs(lead):
+                lead = 0.0
+            ang = math.atan2(tgt[1] - gy, tgt[0] - gx)
+            goal, keep = (gx + lead * math.cos(ang), gy + lead * math.sin(ang)), 0.0
+            marching = not tkeep
     else:
         goal, keep = objective(pic, me)
+        marching = False
     want = goal
     d = dist(me, goal)
     if keep and d > keep:
@@ -253,6 +362,6 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
             break
         action = move_action(move, p, bearing(p, goal))
         if f.check(action) is None:
-            base = 0.8 if hq != eid else 0.5
+            base = 0.8 if hq != eid else (0.95 if marching else 0.5)
             return (base + min(0.3, (s - here) / 10), action)
     return None

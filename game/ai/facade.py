@@ -75,7 +75,12 @@ class SideView:
             t = game.book.stands[type_id]
             return {"fp": t.fp, "range": t.range, "hits": t.hits, "role": t.role, "base": t.base}
 
-        return cls(side, copy.deepcopy(game.view(side)), copy.deepcopy(game.legal_actions(side)),
+        view = copy.deepcopy(game.view(side))
+        # The scenario's objectives are printed in the scenario (public), like its terrain.
+        view["scenario"]["objectives"] = [
+            {"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
+             "polygon": [list(p) for p in o.polygon]} for o in getattr(game.scenario, "objectives", ())]
+        return cls(side, view, copy.deepcopy(game.legal_actions(side)),
                    int(getattr(game.state, "threat", 2)), preview, check, terrain, stand,
                    lambda n: game.dice.below(n, "ai"), lambda: game.dice.uniform("ai"))
 

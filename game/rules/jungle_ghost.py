@@ -261,6 +261,7 @@ def enable(g: Game) -> None:
             _place_shadow(g, *spot, "DD-10.4 (3); G-40")
             placed += 1
     s.solo["pos"] = _allied_positions(g)
+    s.solo["cleared"] = list(_cleared(g))
     if s.turn >= 1 and s.phase in ("tension", "engagement"):
         _drop_tokens(g)
 
@@ -441,6 +442,7 @@ def tension(g: Game) -> None:
     if s.turn < d.start_turn:
         return
     mods = [Modifier("Tension Phase from turn 2", d.tick, "G-12")]
+    _note_progress(g)
     if solo["progress"] < s.turn - 1:
         mods.append(Modifier("no Echo, Blind or marker revealed or cleared last turn", d.no_progress, "G-12"))
     before = solo["doom"]
@@ -465,6 +467,27 @@ def tension(g: Game) -> None:
     if solo["doom"] >= d.lights_out and s.turns > s.turn:
         s.turns = s.turn
         g.emit({"type": "note", "clause": "G-12", "text": "Lights Out: the game ends at the end of this turn"})
+
+
+def _cleared(g: Game) -> tuple[list, int]:
+    s = g.state
+    faded = {sid for eid in s.solo.get("faded", []) for sid in s.elements[eid].stands}
+    markers = sorted(b.id for b in s.blinds.values() if b.side == "insurgent")
+    dead = sum(1 for st in s.stands.values() if st.side == "insurgent" and not st.alive and st.id not in faded)
+    return markers, dead
+
+
+def _note_progress(g: Game) -> None:
+    """G-12 "reveal, search or clear at least one Echo, Shadow Blind, hootch or marker": besides the
+    Shadow Blinds resolved (:func:`reveal`), any Insurgent marker gone since the last Tension Phase
+    (spotted, revealed, Recon by Fire) or Insurgent stand put down by the Allies counts. Engine reading:
+    a platoon clearing the enemy in a firefight is not crawling (DD-10.15)."""
+    s = g.state
+    markers, dead = _cleared(g)
+    last = s.solo.get("cleared")
+    if last is not None and (set(last[0]) - set(markers) or dead > last[1]):
+        s.solo["progress"] = max(s.solo["progress"], s.turn - 1)
+    s.solo["cleared"] = [markers, dead]
 
 
 def _edge_spot(g: Game, far: bool) -> tuple[float, float] | None:
