@@ -228,12 +228,7 @@ def build(cls: type, raw: Any, file: str, record: str) -> Any:
 
 def load_table(filename: str, key: str, cls: type, directory: Path = DATA_DIR) -> dict[str, Any]:
     """Load ``[[key]]`` records of one file into a dict by id, in file order."""
-    path = directory / filename
-    try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(filename, "(file)", f"not valid TOML: {exc}") from exc
+    doc = read_toml(filename, directory)
     extra = sorted(set(doc) - {key})
     if extra:
         raise DataError(filename, "(file)", f"unknown top-level key(s) {', '.join(extra)}")
@@ -302,28 +297,39 @@ def _check_references(book: Rulebook) -> None:
         raise DataError("rules.toml", "[turn]", f"first_side '{book.turn.first_side}' is not a side")
 
 
-def _load_sections(filename: str, directory: Path) -> dict[str, Any]:
-    path = directory / filename
+def read_toml(filename: str, directory: Path = DATA_DIR) -> dict[str, Any]:
+    """Parse one data file; a syntax error names the file and the parser's line."""
     try:
-        with open(path, "rb") as fh:
-            doc = tomllib.load(fh)
+        with open(directory / filename, "rb") as fh:
+            return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise DataError(filename, "(file)", f"not valid TOML: {exc}") from exc
-    return doc
+
+
+def load_sections(filename: str, sections: dict[str, type], directory: Path = DATA_DIR,
+                  also: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Load the single-valued ``[section]`` tables of a data file strictly: every section present,
+    no unknown section (apart from the array tables named in ``also``), known keys only, a clause in
+    each. Returns (the built sections by name, the parsed document for the caller's array tables)."""
+    doc = read_toml(filename, directory)
+    extra = sorted(set(doc) - set(sections) - set(also))
+    if extra:
+        raise DataError(filename, "(file)", f"unknown section(s) {', '.join(extra)}")
+    built: dict[str, Any] = {}
+    for sec, cls in sections.items():
+        if sec not in doc:
+            raise DataError(filename, f"[{sec}]", "section is missing")
+        item = build(cls, doc[sec], filename, f"[{sec}]")
+        if hasattr(item, "clause") and not item.clause.strip():
+            raise DataError(filename, f"[{sec}]", "field 'clause' must cite a clause or gap id")
+        built[sec] = item
+    return built, doc
 
 
 def load_rulebook(directory: Path = DATA_DIR) -> Rulebook:
     """Load and cross-check every core table."""
-    rules = _load_sections("rules.toml", directory)
     sections = {"command": CommandRules, "movement": MovementRules, "turn": TurnRules, "victory": VictoryRules}
-    extra = sorted(set(rules) - set(sections))
-    if extra:
-        raise DataError("rules.toml", "(file)", f"unknown section(s) {', '.join(extra)}")
-    built = {}
-    for name, cls in sections.items():
-        if name not in rules:
-            raise DataError("rules.toml", f"[{name}]", "section is missing")
-        built[name] = build(cls, rules[name], "rules.toml", f"[{name}]")
+    built, _ = load_sections("rules.toml", sections, directory)
     book = Rulebook(
         terrain=load_table("terrain.toml", "terrain", TerrainType, directory),
         bases=load_table("bases.toml", "base", BaseSize, directory),

@@ -32,14 +32,12 @@ the civilian half of DD-4.28 fires only when a stand with role "civilian" is in 
 from __future__ import annotations
 
 import math
-import tomllib
-import typing
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from game.rules.data import DATA_DIR, DataError, build
+from game.rules.data import DATA_DIR, DataError, build, load_sections
 from game.rules.dice import Modifier, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import FROM_BLIND, QUIET_FROM_BLIND, ActionKind, register
@@ -118,20 +116,8 @@ def load_detection(directory: Path = DATA_DIR) -> DetectionRules:
     """Load ``detection.toml`` strictly: known sections and keys only, a clause everywhere, and a
     Recon by Fire table that covers 1–6 exactly once."""
     name = "detection.toml"
-    try:
-        with open(directory / name, "rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(name, "(file)", f"not valid TOML: {exc}") from exc
-    hints = typing.get_type_hints(DetectionRules)
-    extra = sorted(set(doc) - set(hints))
-    if extra:
-        raise DataError(name, "(file)", f"unknown section(s) {', '.join(extra)}")
-    built: dict[str, Any] = {}
-    for sec, cls in (("spotting", SpottingRules), ("noise", NoiseRules), ("recon_by_fire", ReconRules)):
-        if sec not in doc:
-            raise DataError(name, f"[{sec}]", "section is missing")
-        built[sec] = build(cls, doc[sec], name, f"[{sec}]")
+    sections = {"spotting": SpottingRules, "noise": NoiseRules, "recon_by_fire": ReconRules}
+    built, doc = load_sections(name, sections, directory, also=("result",))
     rows = tuple(build(ReconResult, r, name, f"[[result]] {i}") for i, r in enumerate(doc.get("result", [])))
     covered = sorted(d for r in rows for d in range(r.low, r.high + 1))
     if covered != [1, 2, 3, 4, 5, 6]:

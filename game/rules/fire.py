@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import tomllib
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import LineString, Point
 
-from game.rules.data import DATA_DIR, DataError, TerrainType, build
+from game.rules.data import DATA_DIR, TerrainType, load_sections
 from game.rules.dice import Modifier
 from game.rules.dice import need as need_of
 from game.rules.errors import IllegalAction
@@ -162,24 +161,7 @@ class CombatRules:
 
 def load_combat(directory: Path = DATA_DIR) -> CombatRules:
     """Load ``combat.toml`` strictly: every section present, known keys only, a clause in each."""
-    name = "combat.toml"
-    try:
-        with open(directory / name, "rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(name, "(file)", f"not valid TOML: {exc}") from exc
-    hints = typing.get_type_hints(CombatRules)
-    extra = sorted(set(doc) - set(hints))
-    if extra:
-        raise DataError(name, "(file)", f"unknown section(s) {', '.join(extra)}")
-    built = {}
-    for sec, cls in hints.items():
-        if sec not in doc:
-            raise DataError(name, f"[{sec}]", "section is missing")
-        item = build(cls, doc[sec], name, f"[{sec}]")
-        if not item.clause.strip():
-            raise DataError(name, f"[{sec}]", "field 'clause' must cite a clause or gap id")
-        built[sec] = item
+    built, _ = load_sections("combat.toml", typing.get_type_hints(CombatRules), directory)
     return CombatRules(**built)
 
 
