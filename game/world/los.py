@@ -256,6 +256,9 @@ class TableLOS:
         self._class_cutoff_list = self.class_cutoff.tolist()
         self._canopy_owner = geometry.canopy.owner_list
         self._canopy_normal = geometry.canopy.normal_list
+        self._canopy_face = [(p, nx, ny, nz, bool(self._part_dense_list[p] and nz > 0.3))
+                             for p, (nx, ny, nz) in zip(self._canopy_owner, self._canopy_normal, strict=True)]
+        """Per canopy face: its volume, its normal, and whether it is the top of a dense volume (DD-4.41)."""
         self._core_owner = geometry.core.owner_list
         self._core_normal = geometry.core.normal_list
         self._solid_owner = geometry.solid.owner_list
@@ -753,11 +756,8 @@ class TableLOS:
         part_t = end_t[1]
         if part_t is None:
             part_t = end_t[1] = self._inside1(tx, ty, tz)
-        owner, normal, part_cutoff = self._canopy_owner, self._canopy_normal, self._part_cutoff_list
-        hit_part: list[int] = []
-        hit_t: list[float] = []
-        hit_prim: list[int] = []
-        hit_in: list[bool] = []
+        faces, part_cutoff = self._canopy_face, self._part_cutoff_list
+        hits: list[tuple[int, float, bool, bool]] = []  # (volume, t, entering, onto a dense top)
         if length > 0 and not self.geo.canopy.empty:
             start = 0.0
             for _ in range(MAX_HITS):
@@ -765,13 +765,9 @@ class TableLOS:
                 if prim < 0:
                     break
                 t_abs = start + t
-                p = owner[prim]
-                nx, ny, nz = normal[prim]
+                p, nx, ny, nz, top = faces[prim]
                 entering = nx * ux + ny * uy + nz * uz < 0
-                hit_part.append(p)
-                hit_t.append(t_abs)
-                hit_prim.append(prim)
-                hit_in.append(entering)
+                hits.append((p, t_abs, entering, top))
                 start += t + STEP
                 if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
                     reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
@@ -785,38 +781,37 @@ class TableLOS:
         span_e = span_t = 0.0
         if part_e >= 0:
             exit_e = length
-            for p, t, ent in zip(hit_part, hit_t, hit_in, strict=True):
+            for p, t, ent, _ in hits:
                 if p == part_e and not ent:
                     exit_e = min(t, length)
                     break
             span_e = self._band_span1(core_cast, ex, ey, ez, ux, uy, uz, part_e, exit_e)
         if part_t >= 0:
             exit_t = length
-            for k in range(len(hit_part) - 1, -1, -1):
-                if hit_part[k] == part_t and hit_in[k]:
-                    exit_t = length - hit_t[k]
+            for p, t, ent, _ in reversed(hits):
+                if p == part_t and ent:
+                    exit_t = length - t
                     break
             span_t = self._band_span1(core_cast, tx, ty, tz, -ux, -uy, -uz, part_t, exit_t)
 
         # inches inside each class: the intervals of _intervals, united as _union_add does, in its order
         inches = zeros
-        if hit_part or part_e >= 0 or part_t >= 0:
-            by_part: dict[int, list[int]] = {}
-            for k, p in enumerate(hit_part):
-                by_part.setdefault(p, []).append(k)
+        if hits or part_e >= 0 or part_t >= 0:
+            by_part: dict[int, list[tuple[float, bool]]] = {}
+            for p, t, ent, _ in hits:
+                by_part.setdefault(p, []).append((t, ent))
             exits: list[tuple[int, float, float]] = []
             opens: list[tuple[int, float, float]] = []
             for p in sorted(by_part):
                 ks = by_part[p]
                 last = len(ks) - 1
-                for j, k in enumerate(ks):
-                    t = hit_t[k]
-                    if not hit_in[k]:
-                        exits.append((p, (hit_t[ks[j - 1]] if hit_in[ks[j - 1]] else t) if j else 0.0, t))
+                for j, (t, ent) in enumerate(ks):
+                    if not ent:
+                        exits.append((p, (ks[j - 1][0] if ks[j - 1][1] else t) if j else 0.0, t))
                     elif j == last:
                         opens.append((p, t, length))
-                    elif hit_in[ks[j + 1]]:
-                        opens.append((p, t, hit_t[ks[j + 1]]))
+                    elif ks[j + 1][1]:
+                        opens.append((p, t, ks[j + 1][0]))
             ivs = exits + opens
             if part_e >= 0 and part_e not in by_part:
                 ivs.append((part_e, 0.0, length))
@@ -846,10 +841,8 @@ class TableLOS:
 
         # 4. dense canopy entered from above, outside the bands (DD-4.41)
         above_t, above_part = INF, -1
-        dense = self._part_dense_list
-        for p, t, prim, ent in zip(hit_part, hit_t, hit_prim, hit_in, strict=True):
-            if (ent and dense[p] and normal[prim][2] > 0.3 and t > span_e + 1e-6 and t < length - span_t - 1e-6
-                    and t < above_t):
+        for p, t, ent, top in hits:
+            if ent and top and t > span_e + 1e-6 and t < length - span_t - 1e-6 and t < above_t:
                 above_t, above_part = t, p
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
