@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,15 +140,6 @@ def _marker_stand(b: Blind) -> Stand:
     return Stand(id=f"blind:{b.id}", type="", element="", side=b.side, x=b.x, y=b.y, facing=0.0)
 
 
-def _observer(g: Game, thing: Stand | Blind):
-    from game.world.los import Observer
-
-    if isinstance(thing, Blind):
-        d = 2 * rules().spotting.marker_radius
-        return Observer(x=thing.x, y=thing.y, facing=0.0, width=d, depth=d)
-    return g.observer(thing)
-
-
 def los(g: Game, a: Stand | Blind, b: Stand | Blind):
     """Line of sight between stands and/or Blind markers (a 28 mm disc, DD-4.7), cached with the
     stand-to-stand results; honours ``g.los_override`` (markers passed as stand-like points)."""
@@ -159,7 +150,7 @@ def los(g: Game, a: Stand | Blind, b: Stand | Blind):
     if g.los_override is not None:
         return g.los_override(_marker_stand(a) if isinstance(a, Blind) else a,
                               _marker_stand(b) if isinstance(b, Blind) else b)
-    key = (_observer(g, a), _observer(g, b), g.conditions())
+    key = (g.observer(a), g.observer(b), g.conditions())
     results = _LOS_RESULTS.setdefault(g.scenario_key, {})
     res = results.get(key)
     if res is None:
@@ -679,9 +670,15 @@ def _shooters(g: Game, el: Element, b: Blind) -> list[Stand]:
 
 
 def _disc(b: Blind):
+    return _disc_at(b.x, b.y, rules().spotting.marker_radius)
+
+
+@lru_cache(maxsize=4096)
+def _disc_at(x: float, y: float, radius: float):
+    """A Blind marker's footprint (immutable; cached by position)."""
     from shapely.geometry import Point
 
-    return Point(b.x, b.y).buffer(rules().spotting.marker_radius, quad_segs=8)
+    return Point(x, y).buffer(radius, quad_segs=8)
 
 
 class ReconByFire(ActionKind):

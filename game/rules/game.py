@@ -16,7 +16,9 @@ and blinds moving (ch. 4), fire support (ch. 8), the Jungle Ghost (ch. 10).
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from game.rules import turn as turn_rules
@@ -26,7 +28,7 @@ from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.scenario import Scenario
-from game.rules.state import Element, GameState, Stand, base_of, initial_state
+from game.rules.state import Blind, Element, GameState, Stand, base_of, initial_state
 from game.world.tablemap import TableMap
 
 RULESET = "dinky_dau"
@@ -46,6 +48,14 @@ def scenario_key(scenario: Scenario) -> str:
     blob = json.dumps([scenario.width, scenario.height, [f.__dict__ for f in scenario.features]],
                       sort_keys=True, default=list)
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@lru_cache(maxsize=1 << 16)
+def _observer(x: float, y: float, facing: float, width: float, depth: float):
+    """An LOS observer (immutable), shared by every question about the same footprint."""
+    from game.world.los import Observer
+
+    return Observer(x=x, y=y, facing=facing, width=width, depth=depth)
 
 
 class ActionKind:
@@ -121,6 +131,8 @@ class Game:
         self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
         self.hooks: dict[str, Callable[..., Any]] = {}
         self.los_override: Callable[[Stand, Stand], Any] | None = None
+        self._conditions: tuple | None = None
+        self._prefetched: tuple = (None, {})
         self._los = None
         self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
@@ -159,22 +171,74 @@ class Game:
         return out
 
     # -- line of sight (DD chapter 4; game.world.los) ---------------------------------------------
-    def observer(self, stand: Stand):
-        """A stand as the LOS module sees it: its base footprint at its position."""
-        from game.world.los import Observer
+    def observer(self, thing: Stand | Blind):
+        """A stand as the LOS module sees it: its base footprint at its position; a Blind marker as a
+        28 mm disc (DD-4.7)."""
+        if isinstance(thing, Blind):
+            from game.rules.detection import rules as detection_rules
 
-        b = self.book.base_of(stand.type)
-        return Observer(x=stand.x, y=stand.y, facing=stand.facing, width=b.width, depth=b.depth)
+            d = 2 * detection_rules().spotting.marker_radius
+            return _observer(thing.x, thing.y, 0.0, d, d)
+        b = self.book.base_of(thing.type)
+        return _observer(thing.x, thing.y, thing.facing, b.width, b.depth)
+
+    def prefetch_los(self, reach: float = 32.0) -> None:
+        """Answer, in one batched trace, every sightline between the two sides' stands and Blind markers
+        within ``reach`` that is not cached yet (no limit reaches further, DD-4.2, DD-4.41). Listing
+        legal actions asks many of them; one batch costs a fraction of asking them one by one."""
+        if self.los_override is not None:
+            return
+        s = self.state
+        things: dict[str, list] = {"allied": [], "insurgent": []}
+        where: dict[str, tuple] = {}
+        for st in s.stands.values():
+            if st.alive:
+                things[st.side].append(st)
+                where[st.id] = (st.x, st.y, st.facing)
+        for b in s.blinds.values():
+            things[b.side].append(b)
+            where["blind:" + b.id] = (b.x, b.y)
+        cond = self.conditions()
+        # Only pairs with an end that moved (or appeared) since the last prefetch can be new.
+        last_cond, last_where = self._prefetched
+        moved = set(where) if last_cond != cond else {k for k, v in where.items() if last_where.get(k) != v}
+        self._prefetched = (cond, where)
+        if not moved:
+            return
+        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+        todo = []
+        for a in things["allied"]:
+            a_moved = (a.id if isinstance(a, Stand) else "blind:" + a.id) in moved
+            oa = None
+            for b in things["insurgent"]:
+                if not a_moved and (b.id if isinstance(b, Stand) else "blind:" + b.id) not in moved:
+                    continue
+                if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach or math.hypot(a.x - b.x, a.y - b.y) > reach:
+                    continue
+                oa = oa or self.observer(a)
+                ob = self.observer(b)
+                for key in ((oa, ob, cond), (ob, oa, cond)):
+                    if key not in results:
+                        todo.append(key)
+        if todo:
+            if len(results) + len(todo) > 200_000:
+                results.clear()
+            answers = self.los_table().check_many([(k[0], k[1]) for k in todo], cond)
+            results.update(zip(todo, answers, strict=True))
 
     def conditions(self):
+        """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
         from game.world.los import Conditions
 
         smoke = tuple((m["x"], m["y"], m["radius"]) for m in self.state.clocks if m.get("kind") == "smoke_area")
         s = self.state  # DD-5.34: a dust cloud lasts for the impulse it was raised in
         smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
                        if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
-        return Conditions(weather=self.state.weather, time_of_day=self.state.time_of_day, smoke=smoke,
-                          illuminated=())
+        key = (s.weather, s.time_of_day, smoke)
+        if self._conditions is None or self._conditions[0] != key:
+            self._conditions = (key, Conditions(weather=s.weather, time_of_day=s.time_of_day, smoke=smoke,
+                                                illuminated=()))
+        return self._conditions[1]
 
     def line_of_sight(self, a: Stand, b: Stand):
         """LOS between two stands on the real table (DD-4.1–4.6, DESIGN §7): a LosResult with
@@ -261,6 +325,7 @@ class Game:
             self._check_turn(side)
         except IllegalAction:
             return []
+        self.prefetch_los()
         pool = self.state.sides[side]
         out: list[dict] = []
         for el in self.activatable(side):

@@ -46,6 +46,7 @@ class TableMap:
         self.open = book.terrain["open"]
         self._trail_cache: dict[bytes, bool] = {}
         self._point_trail: dict[tuple[float, float], bool] = {}
+        self._along: dict[bytes, list[TerrainType]] = {}
 
     # -- basic queries ---------------------------------------------------------------------------
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
@@ -77,7 +78,16 @@ class TableMap:
         return max(terrains, key=lambda t: (COVER_ORDER[t.cover], -t.save, -t.to_hit))
 
     def terrain_along(self, swept: BaseGeometry) -> list[TerrainType]:
-        """Every terrain type a moving base passes through, ground included (G-01 rule 2)."""
+        """Every terrain type a moving base passes through, ground included (G-01 rule 2). Cached by
+        the swept area's shape: the rules ask again and again while listing moves."""
+        key = swept.wkb
+        if key not in self._along:
+            if len(self._along) > 50_000:
+                self._along.clear()
+            self._along[key] = self._terrain_along(swept)
+        return list(self._along[key])
+
+    def _terrain_along(self, swept: BaseGeometry) -> list[TerrainType]:
         hits = self._candidates(swept)
         types: dict[str, TerrainType] = {}
         covered = None
