@@ -160,7 +160,8 @@ def allowance(g: Game, b: Blind, mode: str, path: LineString | Point) -> float:
         base /= 2.0
     if mode == "trail_rush":
         return base
-    swept = path.buffer(detection.rules().spotting.marker_radius)
+    radius = detection.rules().spotting.marker_radius
+    swept = detection._disc_at(path.x, path.y, radius) if isinstance(path, Point) else path.buffer(radius)
     return min(t.allowance(base) for t in g.table.terrain_along(swept))
 
 
