@@ -42,7 +42,10 @@ def in_base_contact(g: Game, a: Stand, b: Stand) -> bool:
 
 def coherent(g: Game, element: Element, positions: dict[str, Stand] | None = None) -> bool:
     """2" coherency (DD-1.8): every stand within 2" of another stand of its element."""
-    stands = [positions.get(s.id, s) if positions else s for s in g.state.living(element)]
+    from game.rules.casevac import litter_bearers
+
+    bearers = litter_bearers(g)  # G-33 (1): Litter Teams ignore coherency
+    stands = [positions.get(s.id, s) if positions else s for s in g.state.living(element) if s.id not in bearers]
     if len(stands) < 2:
         return True
     rects = [base_of(g.book, s) for s in stands]

@@ -229,6 +229,13 @@ def stand_fp(g: Game, stand: Stand) -> int:
     return t.fp
 
 
+def can_shoot(g: Game, stand: Stand) -> bool:
+    """A stand with FP that is not a Litter Team (DD-6.3: a Litter Team cannot shoot)."""
+    from game.rules.casevac import is_bearer
+
+    return g.book.stands[stand.type].fp > 0 and not is_bearer(g, stand)
+
+
 def is_small(g: Game, stand: Stand) -> bool:
     return g.book.stands[stand.type].base == "small"
 
@@ -478,7 +485,7 @@ def enemy_stands(g: Game, side: str) -> list[Stand]:
 def legal_targets(g: Game, el: Element, shooters: list[Stand]) -> list[Stand]:
     """Stands this element may name as a target: snipers any visible Confirmed stand in range
     (DD-5.29); others the closest visible enemy stand's element (DD-5.28)."""
-    shooters = [s for s in shooters if g.book.stands[s.type].fp > 0]
+    shooters = [s for s in shooters if can_shoot(g, s)]
     if not shooters:
         return []
     sniper = all(g.book.stands[s.type].role == "sniper" for s in shooters)
@@ -548,7 +555,7 @@ def fire_groups(g: Game, el: Element, shooters: list[Stand], primary: Stand, ctx
     per: list[tuple[Stand, int, list[Modifier]]] = []
     for s in sorted(shooters, key=lambda s: s.id):
         t = g.book.stands[s.type]
-        if t.fp <= 0 or gap(g, s, primary) > t.range or not g.line_of_sight(s, primary).visible:
+        if not can_shoot(g, s) or gap(g, s, primary) > t.range or not g.line_of_sight(s, primary).visible:
             continue
         per.append((s, stand_fp(g, s), to_hit_modifiers(g, el, s, primary, ctx)))
     total = sum(n for _, n, _ in per)

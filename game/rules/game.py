@@ -401,7 +401,8 @@ class Game:
             return self.events[start:]
         if kind in SIDE_ACTIONS:
             SIDE_ACTIONS[kind].act(self, side, action)
-            self._end_impulse()
+            if not getattr(SIDE_ACTIONS[kind], "free", False):  # a free side action (litter_drop, G-33 (1))
+                self._end_impulse()
             return self.events[start:]
         el = self._element(side, action, kind)
         opt = self._cost_option(el, action)
@@ -585,5 +586,5 @@ class Game:
         return cls(scenario, state.seed, book, state=state, start=False)
 
 
-# Register the chapters' actions: 5 (fire, reactions, assault) and 4 (detection, blinds).
-from game.rules import assault, blinds, detection, fire, reactions  # noqa: E402,F401
+# Register the chapters' actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac).
+from game.rules import assault, blinds, casevac, detection, fire, reactions  # noqa: E402,F401

@@ -10,7 +10,9 @@ enemy (DD-3.20). Passing through a Pinned friend tests both elements (DD-3.21). 
 never ends nearer the enemy (DD-5.21). Sprinting two turns running, or through paddy or mud,
 leaves the element Winded (DD-3.6); a Winded element moves at half speed on its next activation.
 
-What it leaves out: vehicles, boats and litter teams (later chapters).
+A Litter Team carrying a casualty moves at most 3" (DD-6.3, game.rules.casevac).
+
+What it leaves out: vehicles and boats (later chapters).
 """
 
 from __future__ import annotations
@@ -104,14 +106,24 @@ def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: 
     on_trail = g.table.on_trail(path)
     base = base_allowance(g, element, mode)
     if on_trail:
-        return base, ["trail"], True
+        return litter_cap(g, stand, base, ["trail"]) + (True,)
     terrains = g.table.terrain_along(swept)
     allowance = min(t.allowance(base) for t in terrains)
     ids = [t.id for t in terrains]
     if any(t.uphill_half for t in terrains) and climbs(g, stand, dest):
         allowance = min(allowance, base / 2.0)  # G-01 T14: a steep slope is half speed uphill
         ids.append("uphill")
-    return allowance, ids, False
+    return litter_cap(g, stand, allowance, ids) + (False,)
+
+
+def litter_cap(g: Game, stand: Stand, allowance: float, ids: list[str]) -> tuple[float, list[str]]:
+    """DD-6.3: a Litter Team moves at most 3" per move (game.rules.casevac)."""
+    from game.rules.casevac import casevac, is_bearer
+
+    cap = casevac().litter.max_move
+    if allowance > cap and is_bearer(g, stand):
+        return cap, ids + ["litter"]
+    return allowance, ids
 
 
 CLIMB = 0.25
@@ -177,12 +189,12 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
             names = ", ".join(t for t in terrains if t in g.book.terrain and g.book.terrain[t].move == "impassable")
             raise IllegalAction(f"'{s.id}' cannot cross impassable terrain ({names})", "G-01")
         if dist > q(allowance) + 1e-9:
-            slow = [t for t in terrains if t == "uphill"
+            slow = [t for t in terrains if t in ("uphill", "litter")
                     or g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
             why = f" (terrain: {', '.join(slow)})" if allowance < base_allowance(g, element, mode) else ""
             raise IllegalAction(
                 f"'{s.id}' would move {dist:.2f}\" but a {mode_info(mode)[0]} allows {allowance:.2f}\"{why}",
-                f"{mode_info(mode)[1]}; G-01",
+                f"{mode_info(mode)[1]}; G-01" + ("; DD-6.3" if "litter" in terrains else ""),
             )
         worst = min(worst, allowance)
 
@@ -267,6 +279,9 @@ def apply_move(g: Game, plan: Plan) -> None:
             s.x, s.y, s.facing = x, y, f
         g.emit({"type": "move", "element": el.id, "mode": plan.mode, "stands": moved, "clause": clause,
                 "text": f"{el.name}: {name}"}, visible=g.visibility_of_element(el))
+    from game.rules.casevac import follow
+
+    follow(g)  # DD-6.2: a carried casualty travels with its Litter Team
     if plan.winds:
         el.winded = True
         el.winded_slow = True

@@ -32,6 +32,7 @@ SPECIAL_RULES = {
     "meeting_engagement": "DD-4.35: both sides start on Blinds on opposite sides",
     "pacing_exempt": "DD-3.4: this scenario deliberately starts the forces further apart",
     "monsoon_grounds_air": "DD-3.8: all off-board air support is grounded",
+    "gunship_on_station": "DD-6.10, G-27: a Cobra or Hog gunship on station escorts the Dustoff",
 }
 ELEMENT_KINDS = {"hq", "squad", "weapons", "team", "cell"}
 PACING_MIN, PACING_MAX = 12.0, 18.0  # DD-3.4

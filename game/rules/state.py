@@ -158,6 +158,9 @@ class GameState:
     solo: dict | None = None
     """The Jungle Ghost's own state when it plays the Insurgent (DD chapter 10; jungle_ghost.py):
     shadow blinds and echoes, the Doom Clock, faded stands. None in a game without it."""
+    casevac: dict = field(default_factory=dict)
+    """CASEVAC (DD chapter 6; game.rules.casevac): the Dustoff smoke marker, the landed helicopter,
+    the call count and the next call's clock after a shoot-down (G-33 (7))."""
 
     # -- convenience -----------------------------------------------------------------------------
     def other(self, side: str) -> str:

@@ -45,7 +45,11 @@ def tension(g: Game) -> None:
         if clock["turns"] <= 0:
             s.clocks.remove(clock)
             hook = g.hooks.get("clock")
-            if hook is not None:
+            if clock.get("casevac"):  # the Dustoff touches down; a wreck burns out (DD-6.8, G-38)
+                from game.rules.casevac import on_clock
+
+                on_clock(g, clock)
+            elif hook is not None:
                 hook(g, clock)
     allied_cp(g)
     insurgent_tokens(g)
@@ -115,6 +119,9 @@ def consolidation(g: Game) -> None:
     s.to_act = None
     g.emit({"type": "phase", "phase": "consolidation", "clause": "DD-2.31",
             "text": "Consolidation & Fade phase"})
+    from game.rules.casevac import consolidation as casevac_departure
+
+    casevac_departure(g)  # DD-6.12: a landed Dustoff loads its litters and leaves before the Bleed
     bleed(g)
     hook = g.hooks.get("fade")
     if hook is not None:
@@ -219,7 +226,8 @@ def end_game(g: Game, reason: str, clause: str) -> None:
             continue
         if tok["state"] == "kia":
             vp -= 3
-            lines.append(f"KIA casualty {tok['id']} -3 (DD-3.17)")
+            lines.append(f"KIA casualty {tok['id']} -3 (DD-3.17)" + (
+                ", extracted: no refund (C-02)" if tok.get("extracted") else ""))
         elif tok["state"] in ("wounded", "stabilized"):
             vp -= 2
             lines.append(f"casualty {tok['id']} left on the table -2 (DD-3.17, C-02)")

@@ -107,10 +107,19 @@ def render_view(g: Game, side: str) -> dict:
             d.update({"dummy": b.dummy, "elements": list(b.elements), "stealth": b.stealth,
                       "activations": acts})
         blinds.append(d)
+    from game.rules.casevac import carried_by, token_fields
+    from game.rules.casevac import markers as casevac_markers
+
     markers = [
-        {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"]}
-        for t in s.tokens
+        {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"],
+         **token_fields(g, t, side)}
+        for t in s.tokens if t["state"] != "extracted" and not t.get("extracted")
     ]
+    markers += casevac_markers(g)  # the Dustoff smoke, the landed UH-1, a burning wreck: public (DD-6.7)
+    for st in stands:
+        tok = carried_by(g, st["id"])
+        if tok is not None:
+            st["litter"] = tok["id"]  # a Litter Team and the casualty it carries (DD-6.2)
     markers += [{"id": m["id"], "kind": "dust_cloud", "x": m["x"], "y": m["y"], "radius": m["radius"]}
                 for m in s.smoke if (m["turn"], m["impulse"]) == (s.turn, s.impulse)]
     clocks = [c for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
