@@ -25,8 +25,12 @@ arcs; partial views through windows (buildings block whole).
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import math
 import threading
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,24 +247,27 @@ class TableLOS:
         self._inside_hi = self.grid.inside_hi.ravel() - Z_MARGIN
         self._outside_lo = self.grid.outside_lo.ravel() - Z_MARGIN
         self._outside_hi = self.grid.outside_hi.ravel() + Z_MARGIN
-        self._flat_list = self.grid.ground_flat.ravel().tolist()
-        self._max_list = self.grid.ground_max.ravel().tolist()
-        self._part_list = self.grid.canopy_part.ravel().tolist()
-        self._in_lo_list = self._inside_lo.tolist()
-        self._in_hi_list = self._inside_hi.tolist()
-        self._out_lo_list = self._outside_lo.tolist()
-        self._out_hi_list = self._outside_hi.tolist()
+        # compact mirrors for the single-sightline path: indexing an array.array gives a plain Python number
+        # (as fast as a list, 8 bytes an item instead of a pointer to a float object)
+        self._flat_list = _darray(self._ground_flat)
+        self._max_list = _darray(self._ground_max)
+        self._part_list = array("i", self._canopy_part.astype(np.int32).tobytes())
+        self._in_lo_list = _darray(self._inside_lo)
+        self._in_hi_list = _darray(self._inside_hi)
+        self._out_lo_list = _darray(self._outside_lo)
+        self._out_hi_list = _darray(self._outside_hi)
         self._part_cutoff_list = self.part_cutoff.tolist()
         self._part_class_list = self.part_class.tolist()
         self._part_dense_list = self.class_dense[self.part_class].tolist()
         self._class_cutoff_list = self.class_cutoff.tolist()
-        self._canopy_owner = geometry.canopy.owner_list
-        self._canopy_normal = geometry.canopy.normal_list
-        self._canopy_face = [(p, nx, ny, nz, bool(self._part_dense_list[p] and nz > 0.3))
-                             for p, (nx, ny, nz) in zip(self._canopy_owner, self._canopy_normal, strict=True)]
-        """Per canopy face: its volume, its normal, and whether it is the top of a dense volume (DD-4.41)."""
+        canopy = geometry.canopy
+        self._canopy_owner = canopy.owner_list
+        self._canopy_nx, self._canopy_ny, self._canopy_nz = canopy.nx_list, canopy.ny_list, canopy.nz_list
+        self._canopy_top = bytes((self.class_dense[self.part_class][canopy.owner] & (canopy.normal[:, 2] > 0.3))
+                                 .astype(np.uint8)) if len(canopy.owner) else b""
+        """Per canopy face: is it the top of a dense volume (DD-4.41)? (1 or 0)"""
         self._core_owner = geometry.core.owner_list
-        self._core_normal = geometry.core.normal_list
+        self._core_normal = (geometry.core.nx_list, geometry.core.ny_list, geometry.core.nz_list)
         self._solid_owner = geometry.solid.owner_list
         self._limit_open, self._limit_elevated = self._limit["open"], self._limit["elevated"]
         self._zeros = (0.0,) * len(self.classes)
@@ -271,6 +278,8 @@ class TableLOS:
         """Per sightline end (x, y, z): [elevated (DD-4.41), the canopy volume it is in, once asked]."""
         self._bodies: dict[Observer, np.ndarray] = {}
         self._trees: dict[Observer, float] = {}
+        gc.collect()  # the load's trimesh meshes hold reference cycles
+        _release_freed_memory()
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -615,7 +624,8 @@ class TableLOS:
                         dropped: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`_crossings` for its last few rays, each on its own: the same casts, the same sums."""
         _, cast, blocked, _, _ = self._casters()
-        owner, normal, cut = self._canopy_owner, self._canopy_normal, self._part_cutoff_list
+        owner, f_nx, f_ny, f_nz = self._canopy_owner, self._canopy_nx, self._canopy_ny, self._canopy_nz
+        cut = self._part_cutoff_list
         rays: list[int] = []
         ts: list[float] = []
         prims: list[int] = []
@@ -633,8 +643,7 @@ class TableLOS:
                 s += t + STEP
                 p = owner[prim]
                 if early and p != p_t and cut[p] < lm and t_abs > 0:
-                    nx, ny, nz = normal[prim]
-                    if nx * ux + ny * uy + nz * uz < 0:
+                    if f_nx[prim] * ux + f_ny[prim] * uy + f_nz[prim] * uz < 0:
                         reach = min(KILL_PLAN * 1.01 / max(h, 1e-12), length - s)
                         if (not blocked(ex + ux * s, ey + uy * s, ez + uz * s, ux, uy, uz, reach)
                                 and (s + reach - t_abs) * h >= KILL_PLAN):
@@ -656,7 +665,7 @@ class TableLOS:
                 return -1
         canopy = self.geo.canopy
         _, prim = canopy.first1((x, y, z), (0.0, 0.0, 1.0))
-        return canopy.owner_list[prim] if prim >= 0 and canopy.normal_list[prim][2] > 0 else -1
+        return canopy.owner_list[prim] if prim >= 0 and canopy.nz_list[prim] > 0 else -1
 
     def _ground1(self, x: float, y: float) -> float:
         """:meth:`_ground` for one point."""
@@ -756,8 +765,10 @@ class TableLOS:
         part_t = end_t[1]
         if part_t is None:
             part_t = end_t[1] = self._inside1(tx, ty, tz)
-        faces, part_cutoff = self._canopy_face, self._part_cutoff_list
-        hits: list[tuple[int, float, bool, bool]] = []  # (volume, t, entering, onto a dense top)
+        f_owner, f_nx, f_ny, f_nz, f_top = (self._canopy_owner, self._canopy_nx, self._canopy_ny, self._canopy_nz,
+                                            self._canopy_top)
+        part_cutoff = self._part_cutoff_list
+        hits: list[tuple[int, float, bool, int]] = []  # (volume, t, entering, onto a dense top: 1 or 0)
         if length > 0 and not self.geo.canopy.empty:
             start = 0.0
             for _ in range(MAX_HITS):
@@ -765,9 +776,9 @@ class TableLOS:
                 if prim < 0:
                     break
                 t_abs = start + t
-                p, nx, ny, nz, top = faces[prim]
-                entering = nx * ux + ny * uy + nz * uz < 0
-                hits.append((p, t_abs, entering, top))
+                p = f_owner[prim]
+                entering = f_nx[prim] * ux + f_ny[prim] * uy + f_nz[prim] * uz < 0
+                hits.append((p, t_abs, entering, f_top[prim]))
                 start += t + STEP
                 if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
                     reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
@@ -869,8 +880,8 @@ class TableLOS:
         t, prim = cast(x, y, z, dx, dy, dz, 1e6)
         if prim < 0 or self._core_owner[prim] != part:
             return exit_t
-        nx, ny, nz = self._core_normal[prim]
-        if nx * dx + ny * dy + nz * dz > 0:
+        fx, fy, fz = self._core_normal
+        if fx[prim] * dx + fy[prim] * dy + fz[prim] * dz > 0:
             return 0.0
         return min(exit_t, t)
 
@@ -1163,6 +1174,29 @@ class TableLOS:
 
 INF = math.inf
 NO_BAND = (False, False)
+
+
+def _darray(values: np.ndarray) -> array:
+    """A float64 array as an ``array('d')`` (the same values)."""
+    return array("d", np.ascontiguousarray(values, np.float64).tobytes())
+
+
+def _release_freed_memory() -> None:
+    """Hand the heap freed after a load back to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    Loading a table allocates and frees some hundred MB of temporaries (trimesh meshes, float64 copies,
+    the plan grid's bins); glibc keeps most of it in its arenas, where it counts as resident memory."""
+    global _MALLOC_TRIM
+    if _MALLOC_TRIM is None:
+        try:
+            _MALLOC_TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _MALLOC_TRIM = False
+    if _MALLOC_TRIM:
+        _MALLOC_TRIM(0)
+
+
+_MALLOC_TRIM: Any = None
 
 
 def _class_then_start(span: tuple[int, float, float]) -> tuple[int, float]:

@@ -24,6 +24,7 @@ import math
 import os
 import struct
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,23 +75,35 @@ class RayScene:
         verts = [m.vertices[m.faces] for m in meshes if len(m.faces)]
         self.empty = not verts
         tris = np.concatenate(verts) if verts else np.zeros((0, 3, 3))
+        del verts
         self.owner = np.concatenate([np.full(len(m.faces), o) for m, o in zip(meshes, owners, strict=True)]
                                     ) if meshes else np.zeros(0, int)
-        self.tris = tris.astype(np.float32).astype(np.float64)
+        self.tris32 = tris.astype(np.float32)
         """Each face's corners as Embree stores them (float32), n x 3 x 3."""
         n = np.cross(tris[:, 1] - tris[:, 0], tris[:, 2] - tris[:, 0]) if len(tris) else np.zeros((0, 3))
+        del tris
         self.normal = n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-30)
+        del n
         self.scene = embree_scene.EmbreeScene()
         if not self.empty:
-            embree_mesh.TriangleMesh(self.scene, tris.astype(np.float32))
-        self.owner_list: list[int] = self.owner.tolist()
-        self.normal_list: list[tuple[float, float, float]] = [tuple(v) for v in self.normal.tolist()]
+            embree_mesh.TriangleMesh(self.scene, self.tris32)
+        # compact mirrors for the single-ray path: indexing an array.array gives a plain Python number
+        self.owner_list = array("i", self.owner.astype(np.int32).tobytes())
+        """Each face's owner, as an ``array('i')``."""
+        self.nx_list, self.ny_list, self.nz_list = (array("d", np.ascontiguousarray(self.normal[:, k]).tobytes())
+                                                    for k in range(3))
+        """Each face's unit normal, one ``array('d')`` a component (the same float64 values)."""
         self._local = threading.local()
         self._direct: _Direct | None = None
         if not self.empty:
             # embreex builds its BVH on the first query: build it now, then try the direct path
             self.scene.run(np.zeros((1, 3), np.float32), np.array([[0.0, 0.0, 1.0]], np.float32))
             self._direct = _Direct.attach(self)
+
+    @property
+    def tris(self) -> np.ndarray:
+        """Each face's corners as Embree stores them, as float64 (a fresh n x 3 x 3 array each call)."""
+        return self.tris32.astype(np.float64)
 
     def first(self, origins: np.ndarray, dirs: np.ndarray, tmax: np.ndarray | float = 1e6, dirs32: bool = False
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -254,7 +267,8 @@ class _Direct:
         if not direct.scene.value:
             return None
         rng = np.random.default_rng(0)
-        lo, hi = rs.tris.reshape(-1, 3).min(axis=0), rs.tris.reshape(-1, 3).max(axis=0)
+        corners = rs.tris32.reshape(-1, 3).astype(np.float64)
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
         origins = rng.uniform(lo, hi, (64, 3))
         dirs = rng.normal(size=(64, 3))
         dirs /= np.linalg.norm(dirs, axis=1, keepdims=True)
@@ -612,7 +626,7 @@ class PlanGrid:
         # clearance maps for sightlines over open ground
         blocked = has_canopy | has_building
         self.clearance = np.stack([_chebyshev(blocked | (solid_max > level - Z_MARGIN)) for level in CLEAR_LEVELS])
-        self._clear_rows = [m.ravel().tolist() for m in self.clearance]
+        self._clear_rows = [array("h", m.ravel().astype(np.int16).tobytes()) for m in self.clearance]
 
     def cells(self, xy: np.ndarray) -> np.ndarray:
         """Flat cell index of each plan point (points just off the table go to the edge cell)."""
