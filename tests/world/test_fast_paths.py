@@ -247,3 +247,26 @@ def test_single_elevations_are_the_casts():
     assert (single == ground).all() and (np.signbit(single) == np.signbit(ground)).all()
     with pytest.raises(ValueError, match="off the 48x36 table"):
         los.elevation(-0.5, 3.0)
+
+
+def test_single_path_mirrors_are_compact_and_exact():
+    """The single-sightline path reads array.array mirrors (not lists of Python floats, for memory):
+    they hold exactly the values of the numpy arrays the batched path reads."""
+    from array import array
+
+    los = table()
+    geo = los.geo
+    for scene in (geo.ground, geo.solid, geo.canopy, geo.core):
+        assert isinstance(scene.owner_list, array) and list(scene.owner_list) == scene.owner.tolist()
+        for k, mirror in enumerate((scene.nx_list, scene.ny_list, scene.nz_list)):
+            assert isinstance(mirror, array) and list(mirror) == scene.normal[:, k].tolist()
+        assert scene.tris.dtype == np.float64 and np.array_equal(scene.tris, scene.tris32)
+    top = los.class_dense[los.part_class][geo.canopy.owner] & (geo.canopy.normal[:, 2] > 0.3)
+    assert list(los._canopy_top) == top.astype(int).tolist()
+    for mirror, ref in ((los._flat_list, los._ground_flat), (los._max_list, los._ground_max),
+                        (los._in_lo_list, los._inside_lo), (los._in_hi_list, los._inside_hi),
+                        (los._out_lo_list, los._outside_lo), (los._out_hi_list, los._outside_hi)):
+        assert isinstance(mirror, array)
+        np.testing.assert_array_equal(np.array(mirror), ref)
+    assert list(los._part_list) == los._canopy_part.tolist()
+    assert [list(r) for r in los.grid._clear_rows] == [m.ravel().tolist() for m in los.grid.clearance]
