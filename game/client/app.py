@@ -66,6 +66,18 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def settings_from(args) -> ClientSettings:
+    """Client settings from the command line shared by ``play`` and ``demo`` (--size WxH etc.)."""
+    size = (1920, 1080) if args.offscreen else (1280, 720)
+    if args.size:
+        w, _, h = args.size.lower().partition("x")
+        if not (w.isdigit() and h.isdigit() and 64 <= int(w) <= 7680 and 64 <= int(h) <= 4320):
+            raise ValueError(f"--size wants WIDTHxHEIGHT such as 1920x1080, got {args.size!r}")
+        size = (int(w), int(h))
+    return ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
+                          shadows=not args.no_shadows, ui_scale=args.ui_scale)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--demo" in argv or (argv and argv[0] == "demo"):
@@ -87,12 +99,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.offscreen and not args.screenshot:
         print("dinkydau play: --offscreen needs --screenshot FILE", file=sys.stderr)
         return 2
-    size = (1920, 1080) if args.offscreen else (1280, 720)
-    if args.size:
-        w, _, h = args.size.lower().partition("x")
-        size = (int(w), int(h))
-    settings = ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
-                              shadows=not args.no_shadows, ui_scale=args.ui_scale)
+    try:
+        settings = settings_from(args)
+    except ValueError as exc:
+        print(f"dinkydau play: {exc}", file=sys.stderr)
+        return 2
     app = DinkyDauApp(settings)
     try:
         if args.screenshot:
@@ -105,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             app.frame_camera(args.camera)
             app.settle()
             app.screenshot(args.screenshot)
-            print(f"wrote {args.screenshot} ({size[0]}x{size[1]}, {app.scene.geom_count()} geoms)")
+            w, h = settings.size
+            print(f"wrote {args.screenshot} ({w}x{h}, {app.scene.geom_count()} geoms)")
             return 0
         if args.scenario:
             app.start_game(args.scenario, args.side, args.mode, args.threat, args.seed)

@@ -310,8 +310,7 @@ class AttractMode:
 
 def demo_main(argv: list[str] | None = None) -> int:
     """The ``dinkydau demo`` subcommand (also ``dinkydau play --demo``)."""
-    from game.client.app import DinkyDauApp, has_display
-    from game.client.settings import ClientSettings
+    from game.client.app import DinkyDauApp, has_display, settings_from
 
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if not args.offscreen and not has_display():
@@ -321,12 +320,11 @@ def demo_main(argv: list[str] | None = None) -> int:
     if args.offscreen and not args.frames:
         print("dinkydau demo: --offscreen needs --frames N", file=sys.stderr)
         return 2
-    size = (1920, 1080) if args.offscreen else (1280, 720)
-    if args.size:
-        w, _, h = args.size.lower().partition("x")
-        size = (int(w), int(h))
-    settings = ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
-                              shadows=not args.no_shadows, ui_scale=args.ui_scale)
+    try:
+        settings = settings_from(args)
+    except ValueError as exc:
+        print(f"dinkydau demo: {exc}", file=sys.stderr)
+        return 2
     app = DinkyDauApp(settings)
     try:
         demo = AttractMode(app, [args.scenario] if args.scenario else None, idle_s=args.idle_minutes * 60,
