@@ -7,7 +7,8 @@ Each impulse it scores one candidate action per element and takes the best, or p
 * **Rally** a Pinned element near the enemy; **Take Five** when Winded and nothing presses.
 * **Tend the wounded**: the element with the medic moves a stand onto a wounded casualty token so the
   medic stabilizes it in Phase 3 (DD-6.5); otherwise the nearest element puts a man beside it so it does
-  not bleed (DD-6.4). (Litter teams and Dustoff are not in the engine yet.)
+  not bleed (DD-6.4); Buddy Aid, a Litter Team, smoke for a Dustoff and the carry to the helicopter
+  follow (chapter 6, docs/casevac.md).
 * **Capture** an abandoned Communist casualty token when no enemy stands within 2" of it (DD-3.14).
 * **Bounding overwatch**: while enemy stands or markers are within reach, the MG team (and one rifle
   element at most) sets Overwatch toward them before the others move (DD-2.13).
@@ -15,8 +16,9 @@ Each impulse it scores one candidate action per element and takes the best, or p
   marker (close enough to make it show itself), ending in the best cover it can reach, spaced from
   friends, and never beyond the commander's radius (the view's ``in_command``); the HQ follows the
   squads; an element out of command closes on the commander first.
-* **Spotting** (``spot`` actions, when the Green Fog's detection lands) is taken before moving on when
-  an enemy marker lies within 12". Fire support is not in the engine yet, so it calls none.
+* **Spotting** the nearest enemy marker within 10" before moving on, Recon by Fire within 6".
+* **Blinds** (DD-4.7) move toward the enemy to about 7", or to the objective; in the last two turns the
+  platoon makes for its objectives. Fire support is not in the engine yet, so it calls none.
 
 It sees only its SideView and draws only from the ``ai`` stream.
 """
@@ -35,9 +37,12 @@ SPACING = 3.0
 PASS_BELOW = 0.25
 ENGAGE_NEAR = 12.0
 """A known enemy stand nearer than this is fought before the scenario objective is taken."""
+SPOT_AT = 10.0
+"""Spot the nearest enemy marker within this (the rubber rows' 12" sight, less a margin)."""
+RECON_AT = 6.0
+"""Recon by Fire an enemy marker this close (inside its ambush trigger: better shoot than walk on)."""
 TOKEN_REACH = 14.0
 """An abandoned Communist token this close is worth the detour (+1 VP, DD-3.14)."""
-"""A known enemy stand nearer than this is fought before the scenario objective is taken."""
 
 
 def decide(f: SideView) -> dict:
@@ -52,9 +57,15 @@ def decide(f: SideView) -> dict:
     if not cands:
         return {"type": "pass"}
     cands.sort(key=lambda c: (-c[0], c[1]))
+    cp = f.view["sides"].get(f.side, {}).get("cp", 99)
     for score, _, action in cands:
         if score < PASS_BELOW:
             break
+        # Keep a reserve of CP for the casualties the enemy's next volley makes (DD-6.4: a wounded man
+        # nobody reaches bleeds), unless the shot or the move is worth more than that.
+        if cp - action.get("cost", 0) < CP_RESERVE and score < 2.0 and action["type"] in RESERVE_FOR \
+                and not closing(Picture(f)):
+            continue
         if action["type"] in ("move",) and f.check(action) is not None:
             continue
         return action
@@ -80,6 +91,8 @@ def blind_options(pic: Picture) -> list[tuple[float, str, dict]]:
         me = (b["x"], b["y"])
         goal, d = pic.nearest_foe(me, include_markers=True)
         keep = BLIND_KEEP
+        if closing(pic) and not inside_objective(pic, me):
+            goal = None
         if goal is None:
             goal = objective_point(pic, me)
             keep = 0.0
@@ -126,8 +139,15 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
             action["target"] = tid
             res = f.preview(action)
             if res is None:
-                continue
-            value = 3 * expected(res, "stands_lost") + expected(res, "hits") + 1.5 * p_pin(res)
+                if not offer.get("from_blind"):
+                    continue
+                # The engine gives no odds for fire from under a Blind (the stands are not on the table
+                # yet): open fire on a Confirmed enemy close by, which reveals us (DD-4.11).
+                t = pic.stands[tid]
+                d = dist(me, (t["x"], t["y"]))
+                value = 0.9 if d <= 8 else 0.55 if d <= 12 else 0.0
+            else:
+                value = 3 * expected(res, "stands_lost") + expected(res, "hits") + 1.5 * p_pin(res)
             best_fire = max(best_fire, value)
             if value >= 0.5:
                 out.append((1.0 + value - 0.2 * action.get("cost", 1), action))
@@ -141,16 +161,27 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         t5 = pic.offer(eid, "take_five")
         if t5 is not None:
             out.append((0.35 if foe_d > 12 else 0.2, strip(t5)))
-    spot = pic.offer(eid, "spot")
-    if spot is not None and pic.markers:
-        near = min(dist(me, (b["x"], b["y"])) for b in pic.markers)
-        if near <= 12 and not el.get("moved"):
-            action = strip(spot)
-            tgt = spot.get("params", {}).get("target", {}).get("choices")
-            if tgt:
-                action["target"] = sorted(tgt)[0]
-            out.append((1.1, action))
+    # Spot the nearest Echo in range before moving on (DD-4.12, DD-4.23); an Echo close by that will
+    # not show itself is reconned by fire (DD-4.25).
+    for kind, reach, score in (("spot", SPOT_AT, 1.05), ("recon_by_fire", RECON_AT, 0.98)):
+        offer = pic.offer(eid, kind)
+        if offer is None or best_fire >= 0.5 or el.get("moved"):
+            continue
+        tgt = (offer.get("params", {}).get("target") or {}).get("choices") or []
+        marks = sorted((dist(me, (b["x"], b["y"])), b["id"]) for b in pic.markers if b["id"] in tgt)
+        if not marks or marks[0][0] > reach:
+            continue
+        action = strip(offer)
+        action["target"] = marks[0][1]
+        out.append((score, action))
+    out += casevac(pic, eid, foe_d)
     move = pic.offer(eid, "move", mode="patrol")
+    if (covering(pic, eid) or carrying(pic, eid)) and not closing(pic):
+        move = None
+    if carrying(pic, eid):
+        act = to_dustoff(pic, eid)
+        if act is not None:
+            out.append(act)
     if move is not None and not el.get("pinned"):
         act = tend(pic, eid, move)
         if act is not None:
@@ -167,6 +198,12 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         act = advance(pic, eid, move)
         if act is not None:
             out.append(act)
+    sprint = pic.offer(eid, "move", mode="sprint")
+    if sprint is not None and move is not None and closing(pic) and not inside_objective(pic, me) and not el.get("winded"):
+        # The last turns: sprint for the objective (DD-2.10), the squads first.
+        act = advance(pic, eid, sprint)
+        if act is not None:
+            out.append((act[0] + 0.05, act[1]))
     return out
 
 
@@ -178,13 +215,20 @@ def _stand_onto(pic: Picture, eid: str, move: dict, point, role: str | None = No
     if not own:
         return None
     st = min(own, key=lambda s: (dist((s["x"], s["y"]), point), s["id"]))
-    if dist((st["x"], st["y"]), point) <= 0.6:
+    d = dist((st["x"], st["y"]), point)
+    if d <= 0.6:
         return None  # already there
-    dx, dy = point[0] - st["x"], point[1] - st["y"]
-    if math.hypot(dx, dy) > move["params"]["to"]["max"] - 0.1:
-        return None
-    action = move_action(move, (me[0] + dx, me[1] + dy))
-    return action if pic.f.check(action) is None else None
+    # Beside the token (base contact), from the side the stand comes from; or onto it.
+    for off in (0.6, 0.3, 0.0):
+        px = point[0] + (st["x"] - point[0]) * off / d
+        py = point[1] + (st["y"] - point[1]) * off / d
+        dx, dy = px - st["x"], py - st["y"]
+        if math.hypot(dx, dy) > move["params"]["to"]["max"] - 0.1:
+            continue
+        action = move_action(move, (me[0] + dx, me[1] + dy))
+        if pic.f.check(action) is None:
+            return action
+    return None
 
 
 def tend(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
@@ -196,15 +240,147 @@ def tend(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     medic = "medic" in roles
     for tok in sorted(wounded, key=lambda t: (dist(pic.centre(eid), (t["x"], t["y"])), t["id"])):
         near = [s for s in pic.stands.values() if s["side"] == pic.side
-                and dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= 1.2]
+                and dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= CONTACT]
         if any(pic.f.stand_type(s["type"])["role"] == "medic" for s in near):
             continue  # the medic is on it: stabilized at the end of the turn (DD-6.5)
         if near and not medic:
             continue  # a friend is on it: it does not bleed (DD-6.4)
         act = _stand_onto(pic, eid, move, (tok["x"], tok["y"]), "medic" if medic else None)
         if act is not None:
-            return (1.5 if medic else 0.9, act)
+            # An untended casualty bleeds out on 1-2 each turn (DD-6.4): a KIA costs 3 VP, a tended
+            # one 2 (0 once extracted, +2), so covering it outranks a shot.
+            return (2.6 if medic else 2.4, act)
+        if medic and not near:
+            # Out of reach this move: the medic's element closes on it (the next move gets there).
+            st = min((s for s in pic.own_stands(eid) if pic.f.stand_type(s["type"])["role"] == "medic"),
+                     key=lambda s: s["id"])
+            d = dist((st["x"], st["y"]), (tok["x"], tok["y"]))
+            step = min(move["params"]["to"]["max"] - 0.2, d - 0.8)
+            me = pic.centre(eid)
+            for fr in (1.0, 0.7, 0.5):
+                dx = (tok["x"] - st["x"]) * step * fr / d
+                dy = (tok["y"] - st["y"]) * step * fr / d
+                action = move_action(move, (me[0] + dx, me[1] + dy))
+                if pic.f.check(action) is None:
+                    return (2.0, action)
     return None
+
+
+# -- CASEVAC (chapter 6, docs/casevac.md) -------------------------------------------------------------
+CP_RESERVE = 0
+"""CP kept back (after an ordinary shot or move) for tending the wounded the enemy's fire makes."""
+RESERVE_FOR = ("fire", "grazing_fire", "move", "set_overwatch", "spot", "recon_by_fire", "blind_move")
+CONTACT = 0.95
+"""Centre to centre, a stand this close to a casualty token touches it (a 0.5" token, DD-6.4)."""
+"""An LZ with no known enemy within this (the Hot LZ reach, DD-6.9) is worth a longer look."""
+
+
+def _our_tokens(pic: Picture, states=("wounded", "stabilized")) -> list[dict]:
+    return [m for m in pic.f.view["markers"] if m["kind"] == "casualty_token" and m.get("side") == pic.side
+            and m.get("state") in states]
+
+
+def carrying(pic: Picture, eid: str) -> bool:
+    return any(s.get("litter") for s in pic.own_stands(eid))
+
+
+def dustoff_called(pic: Picture) -> dict | None:
+    """Our smoke or helicopter on the table: the Dustoff is inbound or on the LZ."""
+    for m in pic.f.view["markers"]:
+        if m["kind"] in ("helicopter", "smoke") and m.get("purpose", "dustoff") in ("dustoff", "casevac", "lz"):
+            return m
+    return None
+
+
+def casevac(pic: Picture, eid: str, foe_d: float) -> list[tuple[float, dict]]:
+    """Buddy Aid on a wounded friend in contact (DD-2.16), a Litter Team picks up a casualty (DD-6.2)
+    once no enemy is close, and the element with the casualty pops smoke for a Dustoff (DD-6.6) where no
+    known enemy is near the LZ (DD-6.9): each extracted casualty is +2 VP and no longer -2 (DD-3.17)."""
+    f = pic.f
+    out: list[tuple[float, dict]] = []
+    aid = pic.offer(eid, "buddy_aid")
+    if aid is not None:
+        toks = aid["params"]["token"]["choices"]
+        if toks:
+            action = strip(aid)
+            action["token"] = toks[0]
+            out.append((1.65, action))
+    lit = pic.offer(eid, "litter")
+    if lit is not None and foe_d > 6.0 and not carrying(pic, eid):
+        toks = [t for t in lit["params"]["token"]["choices"]]
+        stands = lit["params"]["stand"]["choices"]
+        states = {m["id"]: m.get("state") for m in _our_tokens(pic, ("wounded", "stabilized", "kia"))}
+        toks = sorted(toks, key=lambda t: ({"stabilized": 0, "wounded": 1}.get(states.get(t), 2), t))
+        if toks and stands and states.get(toks[0]) in ("stabilized", "wounded"):
+            roles = {s["id"]: f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
+            # The medic and the commander keep their jobs; a rifleman or the RTO carries.
+            stand = sorted(stands, key=lambda x: (roles.get(x) in ("medic", "commander", "mg"), x))[0]
+            action = strip(lit)
+            action["token"], action["stand"] = toks[0], stand
+            out.append((1.3, action))
+    smoke = pic.offer(eid, "pop_smoke")
+    if smoke is not None and dustoff_called(pic) is None and carrying(pic, eid):
+        at = lz_point(pic, eid, smoke)
+        if at is not None:
+            action = strip(smoke)
+            action["at"] = [round(at[0], 2), round(at[1], 2)]
+            out.append((1.45, action))
+    return out
+
+
+def lz_point(pic: Picture, eid: str, offer: dict) -> tuple[float, float] | None:
+    """A clear 6" circle within 3" of one of our stands, as far from known enemies as can be found."""
+    f = pic.f
+    foes = pic.known()
+    best = None
+    for st in pic.own_stands(eid):
+        for p in ring_points((st["x"], st["y"]), 2.8, pic.w, pic.h, n=8, fractions=(1.0, 0.5)) + [(st["x"], st["y"])]:
+            far = min((dist(p, q) for q in foes), default=99.0)
+            score = min(far, 18.0)
+            if best is not None and score <= best[0]:
+                continue
+            action = strip(offer)
+            action["at"] = [round(p[0], 2), round(p[1], 2)]
+            if f.check(action) is None:
+                best = (score, p)
+    return best[1] if best else None
+
+
+def to_dustoff(pic: Picture, eid: str) -> tuple[float, dict] | None:
+    """The Litter Team carries its casualty into contact with the helicopter's footprint (or the smoke,
+    to be there when it lands): DD-6.12."""
+    lz = dustoff_called(pic)
+    move = pic.offer(eid, "move", mode="patrol")
+    if lz is None or move is None:
+        return None
+    carrier = next(s for s in pic.own_stands(eid) if s.get("litter"))
+    here = (carrier["x"], carrier["y"])
+    d = dist(here, (lz["x"], lz["y"]))
+    want = lz.get("radius", 1.5) + 0.6 if lz["kind"] == "helicopter" else 2.0
+    if d <= want + 0.3:
+        return None
+    step = min(d - want, 2.9)
+    dx, dy = (lz["x"] - here[0]) * step / d, (lz["y"] - here[1]) * step / d
+    me = pic.centre(eid)
+    action = move_action(move, (me[0] + dx, me[1] + dy))
+    if pic.f.check(action) is not None:
+        return None
+    return (1.5, action)
+
+
+def covering(pic: Picture, eid: str) -> bool:
+    """Does a stand of this element sit on a wounded friend that no other stand covers (DD-6.4)? Then
+    the element stays put: walking off lets the casualty bleed."""
+    own = pic.own_stands(eid)
+    ids = {s["id"] for s in own}
+    for tok in pic.f.view["markers"]:
+        if tok["kind"] != "casualty_token" or tok.get("side") != pic.side or tok.get("state") != "wounded":
+            continue
+        near = [s for s in pic.stands.values() if s["side"] == pic.side
+                and dist((s["x"], s["y"]), (tok["x"], tok["y"])) <= CONTACT]
+        if near and all(s["id"] in ids for s in near):
+            return True
+    return False
 
 
 def capture(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
@@ -269,6 +445,22 @@ def objective_point(pic: Picture, me) -> tuple[float, float] | None:
     return best[1] if best else None
 
 
+MARCH_LEAD = 0.0
+"""On the march to the objective the HQ keeps to its squads' centre (leading got it shot: ISSUE 7)."""
+CLOSING_TURNS = 2
+"""In the last turns the platoon makes for the objective whatever is shooting at it: it is scored at
+the end (G-30), and a wargamer grabs it before the whistle."""
+
+
+def closing(pic: Picture) -> bool:
+    v = pic.f.view
+    return bool(our_objectives(pic)) and v.get("turns", 99) - v.get("turn", 0) < CLOSING_TURNS
+
+
+def inside_objective(pic: Picture, p) -> bool:
+    return any(inside(o["polygon"], p) for o in our_objectives(pic))
+
+
 def abandoned_token(pic: Picture, me) -> tuple[float, float] | None:
     """The nearest abandoned Communist casualty token with no known enemy stand within 3" (DD-3.14)."""
     toks = [(m["x"], m["y"]) for m in pic.f.view["markers"] if m["kind"] == "casualty_token"
@@ -281,6 +473,10 @@ def objective(pic: Picture, me) -> tuple[tuple[float, float], float]:
     """Where this element is heading, and the distance it wants to keep from it: a known enemy close
     by is fought first; otherwise the scenario objective; otherwise the nearest enemy or marker."""
     foe, d = pic.nearest_foe(me)
+    if closing(pic) and not inside_objective(pic, me):
+        goal = objective_point(pic, me)
+        if goal is not None:
+            return goal, 0.0
     if foe is None or d > ENGAGE_NEAR:
         tok = abandoned_token(pic, me)
         if tok is not None and dist(me, tok) <= TOKEN_REACH:
@@ -320,7 +516,7 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
             # The HQ follows its squads, a little behind them in a fight; on the march to the objective
             # (nothing known close by) it leads a little, so the squads can close up on it within the
             # command radius.
-            lead = -2.5 if tkeep else 0.0
+            lead = -2.5 if tkeep else MARCH_LEAD
             if dist((gx, gy), tgt) < abs(lead):
                 lead = 0.0
             ang = math.atan2(tgt[1] - gy, tgt[0] - gx)
@@ -340,11 +536,12 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     out_of_command = el.get("in_command") is False
     friends = [pic.centre(e) for e in pic.mine if e != eid]
     foes = pic.foe_points()
-    cands = ring_points(me, reach, pic.w, pic.h)
+    cands = ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.75, 0.5, 0.33))
     scored = []
     for p in cands:
         s = -0.45 * dist(p, want) + 0.6 * pic.cover_at(*p)
-        if pc is not None and hq != eid and dist(p, pc) > COMMAND_REACH + (2.0 if out_of_command else 0.0):
+        if pc is not None and hq != eid and not closing(pic) and \
+                dist(p, pc) > COMMAND_REACH + (2.0 if out_of_command else 0.0):
             s -= 3.0 + dist(p, pc)
         s -= sum(1.0 for q in friends if dist(p, q) < SPACING)
         if foes:
@@ -352,16 +549,20 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
             if nearest < 4.0:
                 s -= 2.0
         t = f.terrain(*p)
-        if t["water"]:
-            s -= 1.0
+        if t["water"] and t["id"] != "paddy":
+            s -= 1.0  # a stream or a river; a paddy is crossed, by the bunds where they lead (below)
+        if t["trail"]:
+            s += 0.4  # a bund or a trail: full speed (G-01), the way a platoon crosses paddies
         scored.append((s, p))
     scored.sort(key=lambda x: (-x[0], x[1]))
     here = -0.45 * dist(me, want) + 0.6 * pic.cover_at(*me)
-    for s, p in scored[:8]:
+    for s, p in scored[:24]:
         if s <= here + 0.2:
             break
         action = move_action(move, p, bearing(p, goal))
         if f.check(action) is None:
             base = 0.8 if hq != eid else (0.95 if marching else 0.5)
+            if closing(pic) and not inside_objective(pic, me):
+                base = 1.45
             return (base + min(0.3, (s - here) / 10), action)
     return None

@@ -49,7 +49,65 @@ def decide(f: SideView) -> dict:
         action = ladder(pic, eid)
         if action is not None:
             return action
+    action = lay_ambush(pic)
+    if action is not None:
+        return action
     return {"type": "pass"}
+
+
+AMBUSH_AT = 5.0
+"""A Blind lies up this far (centre to centre) from the Allied marker or stand it stalks: inside the 6"
+Ambush Reaction trigger of its next move (DD-10.7), beside its path, not in its face."""
+
+
+def lay_ambush(pic: Picture) -> dict | None:
+    """DD-10.2 (hug the enemy, ambush from the flanks): a Blind nearest the enemy first makes a Patrol
+    Move toward a flank of the nearest Allied marker or stand, the flank with more cover, ahead of its
+    line of advance, and lies up there; a Blind already in place, or with nothing within 24", holds."""
+    f = pic.f
+    own = [b for b in f.view["blinds"] if b["side"] == pic.side]
+    allied = pic.known()
+    if not own or not allied:
+        return None
+    ax = sum(p[0] for p in allied) / len(allied)
+    ay = sum(p[1] for p in allied) / len(allied)
+    mx = sum(b["x"] for b in own) / len(own)
+    my = sum(b["y"] for b in own) / len(own)
+    ahead = math.atan2(my - ay, mx - ax)  # the way the Allies are heading: toward us
+    opts = []
+    for b in own:
+        offer = next((a for a in f.actions if a["type"] == "blind_move" and a.get("blind") == b["id"]
+                      and a.get("mode") == "patrol"), None)
+        if offer is None:
+            continue
+        me = (b["x"], b["y"])
+        foe, d = pic.nearest_foe(me, include_markers=True)
+        if foe is None or d > NOTICE or d <= AMBUSH_AT + 1.0:
+            continue
+        spots = []
+        for turn in (math.pi / 3, -math.pi / 3, math.pi / 2, -math.pi / 2):
+            px = min(max(foe[0] + AMBUSH_AT * math.cos(ahead + turn), 2.0), pic.w - 2.0)
+            py = min(max(foe[1] + AMBUSH_AT * math.sin(ahead + turn), 2.0), pic.h - 2.0)
+            if min(dist((px, py), q) for q in allied) < AMBUSH_AT - 1.0:
+                continue
+            spots.append((-1.5 * pic.cover_at(px, py) + 0.3 * dist(me, (px, py)), (px, py)))
+        if not spots:
+            continue
+        spots.sort()
+        aim = spots[0][1]
+        reach = offer["params"]["to"]["max"] - 0.05
+        step = min(reach, dist(me, aim))
+        if step < 0.5:
+            continue
+        to = (me[0] + (aim[0] - me[0]) * step / dist(me, aim), me[1] + (aim[1] - me[1]) * step / dist(me, aim))
+        action = move_action(offer, to)
+        if f.check(action) is not None:
+            continue
+        opts.append((d, b["id"], action))
+    if not opts:
+        return None
+    opts.sort(key=lambda o: (o[0], o[1]))
+    return opts[0][2]
 
 
 def ladder(pic: Picture, eid: str) -> dict | None:
@@ -59,12 +117,22 @@ def ladder(pic: Picture, eid: str) -> dict | None:
         rally = pic.offer(eid, "rally")
         if rally is not None:
             return strip(rally)
+    # 1b. Vanish (DD-10.2, DD-10.11): a hurt element out of reach of the Allied guns' close embrace
+    # makes for shelter (a jungle edge or a hootch) so it can fade in Phase 3, like a guerrilla.
+    act = withdraw(pic, eid)
+    if act is not None:
+        return act
     # 2. Hug the Belt (G-10 step 2)
     act = hug(pic, eid)
     if act is not None:
         return act
     # 3. Fire (G-10 step 3, G-11)
     act = shoot(pic, eid)
+    if act is not None:
+        return act
+    # Spot (or recon by fire) the nearest Allied marker when no Allied stand is known close by: the
+    # Ghost must find the patrol before it can hug it (DD-10.2, DD-4.12, DD-4.25).
+    act = seek(pic, eid)
     if act is not None:
         return act
     # 4. Infiltrate (G-10 step 4)
@@ -210,6 +278,71 @@ def infiltrate(pic: Picture, eid: str) -> dict | None:
         if score <= stay + 0.3:
             break
         action = move_action(offer, p, bearing(p, goal))
+        if f.check(action) is None:
+            return action
+    return None
+
+
+def seek(pic: Picture, eid: str) -> dict | None:
+    me = pic.centre(eid)
+    _, foe_d = pic.nearest_foe(me)
+    if foe_d <= 12.0:
+        return None
+    for kind, reach in (("spot", 10.0), ("recon_by_fire", 6.0)):
+        offer = pic.offer(eid, kind)
+        if offer is None:
+            continue
+        tgt = (offer.get("params", {}).get("target") or {}).get("choices") or []
+        marks = sorted((dist(me, (b["x"], b["y"])), b["id"]) for b in pic.markers if b["id"] in tgt)
+        if marks and marks[0][0] <= reach:
+            action = strip(offer)
+            action["target"] = marks[0][1]
+            return action
+    return None
+
+
+SHELTERS = ("dense", "secondary", "bamboo", "mangrove", "hootch", "bunker")
+"""Terrain a stand must be within 4" of to fade (DD-10.11; jungle_ghost.toml [fade] shelters)."""
+SHELTER_REACH = 3.5
+
+
+def _sheltered(pic: Picture, p) -> bool:
+    f = pic.f
+    if f.terrain(*p)["id"] in SHELTERS:
+        return True
+    for k in range(8):
+        ang = 2 * math.pi * k / 8
+        for r in (1.5, SHELTER_REACH):
+            q = (p[0] + r * math.cos(ang), p[1] + r * math.sin(ang))
+            if 0 <= q[0] <= pic.w and 0 <= q[1] <= pic.h and f.terrain(*q)["id"] in SHELTERS:
+                return True
+    return False
+
+
+def withdraw(pic: Picture, eid: str) -> dict | None:
+    f = pic.f
+    el = pic.mine[eid]
+    stands = pic.own_stands(eid)
+    hurt = any(s.get("hits") for s in stands) or len(stands) < len(el.get("stands_all", el["stands"]))
+    if not hurt or el.get("pinned"):
+        return None
+    if all(_sheltered(pic, (s["x"], s["y"])) for s in stands):
+        return None
+    offer = pic.offer(eid, "move", mode="patrol")
+    if offer is None:
+        return None
+    me = pic.centre(eid)
+    reach = offer["params"]["to"]["max"]
+    foes = pic.foe_points()
+    scored = []
+    for p in ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.66, 0.33)):
+        if not _sheltered(pic, p):
+            continue
+        far = min((dist(p, q) for q in foes), default=30.0)
+        scored.append((-min(far, 20.0) - 2.0 * pic.cover_at(*p), p))
+    scored.sort()
+    for _, p in scored[:8]:
+        action = move_action(offer, p, bearing(me, p))
         if f.check(action) is None:
             return action
     return None

@@ -603,7 +603,9 @@ def sense(g: Game) -> None:
 
 
 def _echoes(g: Game, probe: bool) -> list[str]:
-    """The Shadow Blinds that are Echoes (probe: or that Sensing would make Echoes here and now)."""
+    """The Shadow Blinds that are Echoes (probe: or that Sensing would make Echoes here and now), then
+    the scenario's own Insurgent Blinds that are Echoes (engine policy, docs/ai.md: DD-10.7 says "an
+    Echo"; the Jungle Ghost's scenario Echoes take the Ambush Reaction Roll like Shadow Blind Echoes)."""
     s = g.state
     out = []
     for bid, state in s.solo["shadows"].items():
@@ -613,7 +615,31 @@ def _echoes(g: Game, probe: bool) -> list[str]:
         if state == "echo" or b.state == "echo" or (
                 probe and _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9)):
             out.append(bid)
+    for bid in sorted(s.blinds):
+        b = s.blinds[bid]
+        if b.side != "insurgent" or bid in s.solo["shadows"]:
+            continue
+        if b.state == "echo" or (probe and _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9)):
+            out.append(bid)
     return out
+
+
+def spring(g: Game, bid: str, mover: Element) -> str | None:
+    """AMBUSH! from one of the scenario's own Insurgent Blinds (engine policy, docs/ai.md): the Blind is
+    revealed where it stands (a Dummy: a false alarm, nothing there) and its force fires first."""
+    from game.rules.detection import reveal as reveal_blind
+
+    s = g.state
+    b = s.blinds.get(bid)
+    if b is None:
+        return None
+    s.solo["reacted"].pop(bid, None)
+    s.solo["progress"] = s.turn
+    placed = reveal_blind(g, b, "ambush", "DD-10.7; G-24 B", by=mover)
+    els = [s.elements[e] for e in placed if s.living(s.elements[e])]
+    if not els:
+        return None
+    return ambush_volley(g, els, mover)
 
 
 def trigger_distance(g: Game, b: Blind) -> float:
@@ -657,7 +683,10 @@ def on_move(g: Game, mover: Element, probe: bool = False) -> Any:
             continue
         s.solo["reacted"][bid] = key
         if reaction_roll(g, bid, mover):
-            result = reveal(g, bid, mover, ambush=True) or result
+            if bid in s.solo["shadows"]:
+                result = reveal(g, bid, mover, ambush=True) or result
+            else:
+                result = spring(g, bid, mover) or result
     s.solo["pos"] = _allied_positions(g)
     return result
 
@@ -674,6 +703,60 @@ def watch(g: Game) -> None:
     for eid in movers:
         on_move(g, s.elements[eid])
     s.solo["pos"] = _allied_positions(g)
+    watch_blinds(g)
+
+
+def _allied_blinds(g: Game) -> dict:
+    return {b.id: [b.x, b.y] for b in g.state.blinds.values() if b.side == "allied"}
+
+
+def watch_blinds(g: Game) -> None:
+    """Engine policy (docs/ai.md): an Allied Blind that moved within the trigger distance of an Echo
+    (DD-10.7, measured from the marker) takes the Ambush Reaction Roll like a moving element, at most
+    once per Echo per activation. AMBUSH! reveals the Allied Blind (DD-4.24: a Dummy is discarded and
+    the Echo keeps waiting) and the Echo's force fires first on the element nearest it."""
+    from game.rules.detection import reveal as reveal_blind
+
+    s = g.state
+    before = s.solo.get("bpos", {})
+    moved = sorted(bid for bid, xy in _allied_blinds(g).items() if before.get(bid) not in (None, xy))
+    if moved:
+        sense(g)
+    for abid in moved:
+        ab = s.blinds.get(abid)
+        if ab is None or s.over:
+            continue
+        key = f"{s.turn}:{abid}:{ab.activations}"
+        for bid in _echoes(g, False):
+            b = s.blinds.get(bid)
+            if b is None or abid not in s.blinds or s.solo["reacted"].get(bid) == key:
+                continue
+            if math.hypot(b.x - ab.x, b.y - ab.y) > trigger_distance(g, b):
+                continue
+            s.solo["reacted"][bid] = key
+            holder = next((s.elements[e] for e in ab.elements if e in s.elements), None)
+            if not reaction_roll(g, bid, holder or _BlindName(ab.id)):
+                continue
+            placed = reveal_blind(g, ab, "ambushed", "DD-10.7; DD-4.24")
+            live = [s.elements[e] for e in placed if s.living(s.elements[e])]
+            if not live:
+                continue
+            mover = min(live, key=lambda el: (min(math.hypot(st.x - b.x, st.y - b.y) for st in s.living(el)),
+                                              el.id))
+            if bid in s.solo["shadows"]:
+                reveal(g, bid, mover, ambush=True)
+            else:
+                spring(g, bid, mover)
+            break
+    s.solo["bpos"] = _allied_blinds(g)
+    s.solo["pos"] = _allied_positions(g)
+
+
+class _BlindName:
+    """What a reaction roll names when the mover is an Allied Blind (a Dummy holds no element)."""
+
+    def __init__(self, bid: str):
+        self.name = f"Blind {bid}"
 
 
 def reaction_roll(g: Game, bid: str, mover: Element) -> bool:

@@ -393,3 +393,30 @@ def test_spider_waits_lets_the_move_go_on():  # DD-10.7 "1-2 The Spider Waits"
     assert bid in g.state.blinds
     jg.watch(g)  # nothing rolls twice for the same activation
     assert sum(1 for e in g.events if e.get("purpose") == "Ambush Reaction") == 1
+
+
+def _scenario_echo_next_to_squad(dummy=False):
+    """A Blind of the scenario's own Insurgent force (not a Shadow Blind), an Echo 5" from 1st Squad."""
+    from game.rules.blinds import place_blind
+
+    g = solo_game(platoon(squad_at=(10, 10)) + enemy((40, 40), "v1"))
+    for bid in list(g.state.solo["shadows"]):
+        del g.state.blinds[bid]
+    g.state.solo["shadows"] = {}
+    g.state.solo["doom"] = 0
+    b = place_blind(g, "insurgent", 10.0, 15.0, elements=() if dummy else ["v1"], dummy=dummy, state="echo")
+    return g, b.id
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_scenario_echo_springs_an_ambush(dummy):  # DD-10.7 "an Echo"; engine policy (docs/ai.md)
+    """The Ghost's scenario Echoes take the Ambush Reaction Roll like Shadow Blind Echoes: AMBUSH!
+    reveals the Blind where it stands and its force fires first; a Dummy is a false alarm."""
+    g, bid = _scenario_echo_next_to_squad(dummy)
+    g.dice.force([3])
+    jg.on_move(g, g.state.elements["sq1"])
+    assert bid not in g.state.blinds
+    ambushes = [e for e in g.events if e["type"] == "ambush"]
+    assert bool(ambushes) == (not dummy)
+    if not dummy:
+        assert g.state.elements["v1"].blind is None and ambushes[-1]["element"] == "v1"
