@@ -32,7 +32,6 @@ yet), tunnels beyond counting an entrance (G-29), searching hootches.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -42,7 +41,7 @@ from shapely.geometry import Point, box
 from shapely.ops import nearest_points, unary_union
 
 from game.rules import fire
-from game.rules.data import DATA_DIR, DataError, build
+from game.rules.data import DATA_DIR, DataError, build, load_sections
 from game.rules.dice import Modifier, resolve_test
 from game.rules.state import Blind, Element, Stand, base_of, token_shape
 
@@ -157,20 +156,8 @@ GROUP_KEYS = {"name", "kind", "quality", "stands", "place"}
 def load_ghost(directory: Path = DATA_DIR) -> GhostRules:
     """Load ``jungle_ghost.toml`` strictly: known sections and keys, a clause in each, a full table."""
     name = "jungle_ghost.toml"
-    try:
-        with open(directory / name, "rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(name, "(file)", f"not valid TOML: {exc}") from exc
     sections = {"setup": Setup, "sensing": Sensing, "reaction": Reaction, "fade": Fade, "doom": Doom}
-    extra = sorted(set(doc) - set(sections) - {"reveal", "trap"})
-    if extra:
-        raise DataError(name, "(file)", f"unknown section(s) {', '.join(extra)}")
-    built: dict[str, Any] = {}
-    for sec, cls in sections.items():
-        if sec not in doc:
-            raise DataError(name, f"[{sec}]", "section is missing")
-        built[sec] = build(cls, doc[sec], name, f"[{sec}]")
+    built, doc = load_sections(name, sections, directory, also=("reveal", "trap"))
     reveal: dict[tuple[int, int], RevealRow] = {}
     for i, raw in enumerate(doc.get("reveal", [])):
         rec = f"reveal[{i}]"
