@@ -67,7 +67,9 @@ def secrets(ref: dict, side: str) -> dict:
     }
     if side == "allied":
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
-        out["positions"] |= {(round(p["x"], 3), round(p["y"], 3)) for p in ref.get("ambush_points", [])}
+        # A reserve sprung at an ambush point may stand exactly on it: a visible stand's position is
+        # no secret, whatever else lies at the same spot.
+        out["positions"] |= {(round(p["x"], 3), round(p["y"], 3)) for p in ref.get("ambush_points", [])} - seen
     return out
 
 
