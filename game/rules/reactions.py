@@ -218,19 +218,24 @@ def _ambushers(g: Game, mover: Element) -> list[Element]:
             and g.state.living(el)]
 
 
+def _samples(g: Game, plan: Plan) -> list[float]:
+    """Fractions of a move at which reactions are looked for: every ``sample`` inches of the longest
+    stand's path, ending at the end of the move (none for a move that goes nowhere)."""
+    length = max((math.hypot(x - g.state.stands[sid].x, y - g.state.stands[sid].y)
+                  for sid, (x, y, _) in plan.moves.items() if g.state.stands[sid].alive), default=0.0)
+    if length <= 1e-9:
+        return []
+    n = max(1, math.ceil(length / fire.combat().ambush.sample))
+    return [k / n for k in range(1, n + 1)]
+
+
 def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, str] | None:
     """The first point along the move where a waiting ambusher is triggered and can fire (DD-2.25)."""
     amb = [el for el in _ambushers(g, plan.element) if el.id not in done]
     if not amb:
         return None
     a = fire.combat().ambush
-    length = max((math.hypot(x - g.state.stands[sid].x, y - g.state.stands[sid].y)
-                  for sid, (x, y, _) in plan.moves.items() if g.state.stands[sid].alive), default=0.0)
-    if length <= 1e-9:
-        return None
-    n = max(1, math.ceil(length / a.sample))
-    for k in range(1, n + 1):
-        t = k / n
+    for t in _samples(g, plan):
         with _Placed(g, plan, t):
             for el in sorted(amb, key=lambda e: e.id):
                 mine = g.state.living(el)
@@ -248,14 +253,7 @@ def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
     hook = g.hooks.get("move")
     if hook is None or plan.element.side != "allied":
         return None
-    a = fire.combat().ambush
-    length = max((math.hypot(x - g.state.stands[sid].x, y - g.state.stands[sid].y)
-                  for sid, (x, y, _) in plan.moves.items() if g.state.stands[sid].alive), default=0.0)
-    if length <= 1e-9:
-        return None
-    n = max(1, math.ceil(length / a.sample))
-    for k in range(1, n + 1):
-        t = k / n
+    for t in _samples(g, plan):
         with _Placed(g, plan, t):
             echoes = hook(g, plan.element, probe=True)
         if echoes:

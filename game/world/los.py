@@ -431,18 +431,7 @@ class TableLOS:
         ``visible`` is then exact, its evidence partial (``complete`` False). The answers are those of
         :meth:`trace_reference`; the plan grid (``game.world.raytrace.PlanGrid``) only spares casts.
         """
-        eyes = np.asarray(eyes, float).reshape(-1, 3)
-        targets = np.asarray(targets, float).reshape(-1, 3)
-        n = len(eyes)
-        self._on_table(eyes[:, :2], "sightline from")
-        self._on_table(targets[:, :2], "sightline to")
-        seg = targets - eyes
-        length = np.linalg.norm(seg, axis=1)
-        safe = np.maximum(length, 1e-12)
-        dirs = np.where(length[:, None] > 0, seg / safe[:, None], np.array([1.0, 0.0, 0.0]))
-        plan = np.linalg.norm(seg[:, :2], axis=1)
-        hfac = np.where(length > 0, plan / safe, 0.0)
-        dist = quantise(plan if distance is None else distance)
+        eyes, targets, n, length, dirs, plan, hfac, dist = self._segments(eyes, targets, distance)
         C = len(self.classes)
         geo = self.geo
 
@@ -1098,14 +1087,11 @@ class TableLOS:
         return LosResult(s.visible and fraction > 0, fraction, dist, inches, cutoff, name, blocker,
                          clause, reason, extra)
 
-    # -- the reference ------------------------------------------------------------------------------
-    def trace_reference(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
-                        distance: np.ndarray | None = None) -> Trace:
-        """Every sightline cast in full through Embree, every end cast for, nothing skipped: the plain
-        path that :meth:`trace` and the single-sightline path must agree with (tests/world)."""
+    def _segments(self, eyes: np.ndarray, targets: np.ndarray, distance: np.ndarray | None) -> tuple:
+        """The sightlines as arrays, checked to lie on the table: eyes, targets, count, 3D lengths,
+        unit directions, plan lengths, plan/3D ratio, and the quantised distance each reports."""
         eyes = np.asarray(eyes, float).reshape(-1, 3)
         targets = np.asarray(targets, float).reshape(-1, 3)
-        n = len(eyes)
         self._on_table(eyes[:, :2], "sightline from")
         self._on_table(targets[:, :2], "sightline to")
         seg = targets - eyes
@@ -1115,6 +1101,14 @@ class TableLOS:
         plan = np.linalg.norm(seg[:, :2], axis=1)
         hfac = np.where(length > 0, plan / safe, 0.0)
         dist = quantise(plan if distance is None else distance)
+        return eyes, targets, len(eyes), length, dirs, plan, hfac, dist
+
+    # -- the reference ------------------------------------------------------------------------------
+    def trace_reference(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
+                        distance: np.ndarray | None = None) -> Trace:
+        """Every sightline cast in full through Embree, every end cast for, nothing skipped: the plain
+        path that :meth:`trace` and the single-sightline path must agree with (tests/world)."""
+        eyes, targets, n, length, dirs, plan, hfac, dist = self._segments(eyes, targets, distance)
         C = len(self.classes)
         geo = self.geo
 
