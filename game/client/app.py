@@ -14,6 +14,7 @@ Offscreen (``--offscreen --screenshot FILE``) renders one picture through EGL wi
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -55,7 +56,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--screenshot", metavar="FILE", help="render the table, save a PNG and exit")
     p.add_argument("--camera", default="overview", help="overview | top | ELEMENT id (screenshot framing)")
     p.add_argument("--select", metavar="ELEMENT", help="select an element before the screenshot")
-    p.add_argument("--no-shadows", action="store_true")
+    p.add_argument("--no-shadows", action="store_true", help="no sun shadows")
+    p.add_argument("--shadows", action="store_true",
+                   help="sun shadows even on a software renderer (by default they are off there)")
     p.add_argument("--ui-scale", type=float, default=1.0)
     return p.parse_args(argv)
 
@@ -66,6 +69,13 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def software_renderer(base) -> bool:
+    """Is the window drawn by a software rasteriser (Mesa llvmpipe/softpipe) rather than a GPU?"""
+    gsg = base.win.get_gsg() if base.win is not None else None
+    name = (gsg.get_driver_renderer() if gsg is not None else "").lower()
+    return any(word in name for word in ("llvmpipe", "softpipe", "software"))
+
+
 def settings_from(args) -> ClientSettings:
     """Client settings from the command line shared by ``play`` and ``demo`` (--size WxH etc.)."""
     size = (1920, 1080) if args.offscreen else (1280, 720)
@@ -74,8 +84,9 @@ def settings_from(args) -> ClientSettings:
         if not (w.isdigit() and h.isdigit() and 64 <= int(w) <= 7680 and 64 <= int(h) <= 4320):
             raise ValueError(f"--size wants WIDTHxHEIGHT such as 1920x1080, got {args.size!r}")
         size = (int(w), int(h))
+    shadows = True if getattr(args, "shadows", False) else False if args.no_shadows else None
     return ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
-                          shadows=not args.no_shadows, ui_scale=args.ui_scale)
+                          shadows=shadows, ui_scale=args.ui_scale)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,8 +152,10 @@ class DinkyDauApp:
         from game.client.assets import ModelLibrary
         from game.client.link import EngineLink, default_factory
 
-        self.settings = settings
         self.base = ShowBase(windowType="offscreen" if settings.offscreen else None)
+        if settings.shadows is None:
+            settings = dataclasses.replace(settings, shadows=not software_renderer(self.base))
+        self.settings = settings
         self.base.disable_mouse()
         self.link = EngineLink(engine_factory or default_factory)
         self.library = ModelLibrary()

@@ -45,7 +45,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--offscreen", action="store_true", help="render without a window (EGL)")
     p.add_argument("--frames", type=int, default=0, help="offscreen: render this many frames, then exit")
     p.add_argument("--screenshot", metavar="FILE", help="with --frames: save the last frame")
-    p.add_argument("--no-shadows", action="store_true")
+    p.add_argument("--no-shadows", action="store_true", help="no sun shadows")
+    p.add_argument("--shadows", action="store_true", help="sun shadows even on a software renderer")
     p.add_argument("--ui-scale", type=float, default=1.0)
     return p.parse_args(argv)
 

@@ -27,8 +27,9 @@ class ClientSettings:
     fullscreen: bool = False
     offscreen: bool = False
     """Render into an offscreen EGL buffer, no window (tests, screenshots, benchmarks)."""
-    shadows: bool = True
-    """Sun shadow map (about 25 fps at 720p on llvmpipe; turn off on slow machines)."""
+    shadows: bool | None = None
+    """Sun shadow map: on, off, or None for automatic — on with a GPU, off on a software renderer
+    (Mesa llvmpipe), where the shadow pass halves the frame rate."""
     shadow_size: int = 1024
     ui_scale: float = 1.0
     """Multiplies the HUD's size; the HUD already scales with the window's height."""
