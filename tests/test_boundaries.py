@@ -27,30 +27,25 @@ def test_rules_world_engine_ai_never_import_panda3d():
         assert not [m for m in mods if m.split(".")[0] in ("panda3d", "direct", "gltf", "simplepbr")], package
 
 
-def test_client_never_imports_the_rules():
-    offenders = []
-    for path in (ROOT / "game" / "client").rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = []
+def imports_in(folder: Path) -> list[tuple[str, str]]:
+    """(file name, imported module) for every import statement under a folder."""
+    out = []
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
+                out += [(path.name, a.name) for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names if n.startswith("game.rules")]
+                out.append((path.name, node.module))
+    return out
+
+
+def test_client_never_imports_the_rules():
+    offenders = [f"{f}: {m}" for f, m in imports_in(ROOT / "game" / "client") if m.startswith("game.rules")]
     assert not offenders
 
 
 def test_rules_never_touch_random_or_the_clock():
-    offenders = []
-    for path in (ROOT / "game" / "rules").rglob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            offenders += [f"{path.name}: {n}" for n in names
-                          if n.split(".")[0] in ("random", "time", "datetime", "secrets") or n == "numpy.random"]
+    banned = ("random", "time", "datetime", "secrets")
+    offenders = [f"{f}: {m}" for f, m in imports_in(ROOT / "game" / "rules")
+                 if m.split(".")[0] in banned or m == "numpy.random"]
     assert not offenders

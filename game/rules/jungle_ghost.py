@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from shapely.geometry import Point, box
 from shapely.ops import nearest_points, unary_union
 
-from game.rules import fire
+from game.rules import fire, reactions
 from game.rules.data import DATA_DIR, DataError, build, load_sections
 from game.rules.dice import Modifier, resolve_test
 from game.rules.state import Blind, Element, Stand, base_of, token_shape
@@ -919,19 +919,6 @@ def _place_ok(g: Game, el: Element, moved: dict) -> bool:
     return True
 
 
-def _target_in(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
-    best = None
-    for t in g.state.living(mover):
-        for sh in g.state.living(shooter_el):
-            st = g.book.stands[sh.type]
-            if st.fp <= 0:
-                continue
-            d = fire.gap(g, sh, t)
-            if d <= st.range and g.line_of_sight(sh, t).visible and (best is None or (d, t.id) < best[0]):
-                best = ((d, t.id), t)
-    return best[1] if best else None
-
-
 def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
     """AMBUSH! (DD-10.7, DD-2.27–2.30): the revealed force fires first (+1 within 3", a trail column
     saves on 6), then one Allied Discipline Check (C-24): pass, prone and Desperate Return Fire at −1;
@@ -944,7 +931,7 @@ def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
     for amb in ambushers:
         if not g.state.living(mover):
             break
-        target = _target_in(g, amb, mover)
+        target = reactions.closest_target(g, amb, mover)
         if target is None:
             continue
         ctx = fire.Context("ambush", "DD-10.7; DD-2.27-2.29; DD-3.3; C-17", column=fire.in_column(g, mover),
@@ -957,7 +944,7 @@ def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
         return "activation_over"
     if morale_test(g, mover, "ambush Discipline Check", "DD-2.30; C-24"):
         for amb in fired:
-            back = _target_in(g, mover, amb) if g.state.living(amb) else None
+            back = reactions.closest_target(g, mover, amb) if g.state.living(amb) else None
             if back is not None:
                 ret = fire.plan_fire(g, mover, back.id, fire.Context("desperate", "DD-2.30"), check_target=False)
                 ret.label = f"{mover.name}: Desperate Return Fire at {amb.name}"

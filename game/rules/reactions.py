@@ -163,7 +163,7 @@ class _Placed:
         return False
 
 
-def _mover_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
+def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
     """The mover's stand a reacting element fires at: its closest visible stand in range."""
     best = None
     for t in g.state.living(mover):
@@ -242,7 +242,7 @@ def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, 
                 theirs = g.state.living(plan.element)
                 near = any(fire.gap(g, s, m) <= a.trigger for s in mine for m in theirs)
                 seen = near or any(g.line_of_sight(s, m).visible for s in mine for m in theirs)
-                if seen and _mover_target(g, el, plan.element) is not None:
+                if seen and closest_target(g, el, plan.element) is not None:
                     return (round(t, 4), "ambush", el.id)
     return None
 
@@ -282,7 +282,7 @@ def interrupt(g: Game, plan: Plan) -> str | None:
                 chosen = (t, kind, eid)
                 break
             with _Placed(g, plan, t):
-                if _mover_target(g, g.state.elements[eid], mover) is not None:
+                if closest_target(g, g.state.elements[eid], mover) is not None:
                     chosen = (t, kind, eid)
                     break
         if chosen is None:
@@ -324,7 +324,7 @@ def _opportunity_fire(g: Game, plan: Plan, ow: Element) -> str | None:
     """DD-2.19–2.23: the Overwatch unit fires its full pool at the frozen mover; a mover that takes a
     hit tests Morale (DD-2.22): on a fail it is Pinned and its move ends here, on a pass it goes on."""
     mover = plan.element
-    target = _mover_target(g, ow, mover)
+    target = closest_target(g, ow, mover)
     assert target is not None
     col = fire.in_column(g, mover, plan.mode)
     ctx = fire.Context("overwatch", "DD-2.17-2.22; DD-5.23", column=col)
@@ -361,7 +361,7 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     g.emit({"type": "ambush", "element": amb.id, "target_element": mover.id,
             "clause": "DD-2.25; DD-2.26; C-23",
             "text": f"AMBUSH! {amb.name} springs on {mover.name} ({a.tokens} Ambush Token spent)"})
-    target = _mover_target(g, amb, mover)
+    target = closest_target(g, amb, mover)
     assert target is not None
     col = fire.in_column(g, mover, plan.mode)
     ctx = fire.Context("ambush", "DD-2.27-2.29; DD-3.3; C-17", column=col, morale=False)
@@ -373,7 +373,7 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     if morale_test(g, mover, "ambush Discipline Check", "DD-2.30; C-24"):
         g.emit({"type": "note", "element": mover.id, "clause": "DD-2.30",
                 "text": f"{mover.name} drops prone and fires back"}, visible="all")
-        back = _mover_target(g, mover, amb)
+        back = closest_target(g, mover, amb)
         if back is None:
             g.emit({"type": "note", "element": mover.id, "clause": "DD-2.30",
                     "text": f"{mover.name} cannot see the ambushers to fire back"}, visible="all")
