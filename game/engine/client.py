@@ -1,8 +1,10 @@
 """Clients of the engine: the real subprocess, and the same interface in process.
 
 ``EngineProcess`` starts ``python -m game engine`` as a child process and speaks JSON-RPC to it over
-its stdin/stdout; ``InProcessEngine`` answers the same calls from an ``Engine`` in this process
-(faster, for tests and batch play). Both raise :class:`EngineError` for a JSON-RPC error, with its
+its stdin/stdout; ``EngineSocket`` speaks it to an engine serving TCP (``dinkydau engine --listen``),
+whose games every connection shares (co-op players on separate machines, each sending its ``seat``);
+``InProcessEngine`` answers the same calls from an ``Engine`` in this process (faster, for tests and
+batch play). All three pass every param through as given (``seat`` included). Both raise :class:`EngineError` for a JSON-RPC error, with its
 code, message and data (``data["reason"]`` and ``data["clause"]`` for a refused action), and
 :class:`EngineDied` when the process is gone.
 
@@ -14,10 +16,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import threading
-from typing import Any
+from typing import Any, Self
 
 
 class EngineError(Exception):
@@ -75,39 +78,20 @@ class InProcessEngine:
         self.close()
 
 
-class EngineProcess:
-    """The engine as a child process (DESIGN §4)."""
+class _LineClient:
+    """JSON-RPC over one line out, one line back; subclasses supply ``_exchange``."""
 
-    def __init__(self, argv: list[str] | None = None, env: dict[str, str] | None = None):
-        cmd = argv or [sys.executable, "-m", "game", "engine"]
-        self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
-            env={**os.environ, **(env or {})}, text=True, encoding="utf-8", bufsize=1,
-        )
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._next = 0
 
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
+    def _exchange(self, line: str) -> str:
+        raise NotImplementedError
 
     def send_raw(self, line: str) -> str:
         """Send one raw line and read one line back (tests of malformed input)."""
         with self._lock:
             return self._exchange(line)
-
-    def _exchange(self, line: str) -> str:
-        if not self.alive or self.proc.stdin is None or self.proc.stdout is None:
-            raise EngineDied(f"the engine process has exited (code {self.proc.poll()})")
-        try:
-            self.proc.stdin.write(line.rstrip("\n") + "\n")
-            self.proc.stdin.flush()
-            answer = self.proc.stdout.readline()
-        except (BrokenPipeError, OSError) as exc:
-            raise EngineDied(f"lost the engine process: {exc}") from exc
-        if not answer:
-            raise EngineDied(f"the engine process closed its output (exit code {self.proc.poll()})")
-        return answer
 
     def call(self, method: str, **params: Any) -> Any:
         with self._lock:
@@ -125,6 +109,75 @@ class EngineProcess:
             raise EngineError(e.get("code", 0), e.get("message", ""), e.get("data"))
         return msg.get("result")
 
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
+class EngineSocket(_LineClient):
+    """An engine serving TCP (``dinkydau engine --listen HOST:PORT``): its games are shared by every
+    connection, so several players on separate machines can play one game."""
+
+    def __init__(self, host: str, port: int, timeout: float = 120.0):
+        super().__init__()
+        try:
+            self.sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as exc:
+            raise EngineDied(f"cannot reach the engine at {host}:{port}: {exc}") from exc
+        self.file = self.sock.makefile("rw", encoding="utf-8", newline="\n")
+
+    def _exchange(self, line: str) -> str:
+        try:
+            self.file.write(line.rstrip("\n") + "\n")
+            self.file.flush()
+            answer = self.file.readline()
+        except OSError as exc:
+            raise EngineDied(f"lost the connection to the engine: {exc}") from exc
+        if not answer:
+            raise EngineDied("the engine closed the connection")
+        return answer
+
+    def close(self) -> None:
+        for thing in (self.file, self.sock):
+            try:
+                thing.close()
+            except OSError:
+                pass
+
+
+class EngineProcess(_LineClient):
+    """The engine as a child process (DESIGN §4)."""
+
+    def __init__(self, argv: list[str] | None = None, env: dict[str, str] | None = None):
+        super().__init__()
+        cmd = argv or [sys.executable, "-m", "game", "engine"]
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None,
+            env={**os.environ, **(env or {})}, text=True, encoding="utf-8", bufsize=1,
+        )
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def _exchange(self, line: str) -> str:
+        if not self.alive or self.proc.stdin is None or self.proc.stdout is None:
+            raise EngineDied(f"the engine process has exited (code {self.proc.poll()})")
+        try:
+            self.proc.stdin.write(line.rstrip("\n") + "\n")
+            self.proc.stdin.flush()
+            answer = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError) as exc:
+            raise EngineDied(f"lost the engine process: {exc}") from exc
+        if not answer:
+            raise EngineDied(f"the engine process closed its output (exit code {self.proc.poll()})")
+        return answer
+
     def close(self) -> None:
         if self.proc.stdin:
             try:
@@ -138,9 +191,3 @@ class EngineProcess:
             self.proc.wait()
         if self.proc.stdout:
             self.proc.stdout.close()
-
-    def __enter__(self) -> EngineProcess:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -4,11 +4,14 @@ A save document is JSON:
 
     {"format": "dinkydau-save", "version": 1, "ruleset": "dinky_dau",
      "scenario": {...the scenario object...}, "seed": 7, "players": {...}, "referee": false,
-     "actions": [{"side": "allied", "action": {...}}, ...],
+     "seats": {"allied": [{"name": "Ames", "commands": ["hq", "wpn"]}, ...]},   (co-op sides only)
+     "actions": [{"side": "allied", "action": {...}, "seat": "Ames"}, ...],
      "snapshots": [{"after": 0, "hash": "..."}, {"after": 10, "hash": "..."}, ...],
      "hash": "<state hash after the last action>", "state": {...the final state...}}
 
-Loading replays the actions from the scenario and seed and checks every snapshot hash on the way;
+Loading replays the actions from the scenario and seed and checks every snapshot hash on the way; a
+co-op side's actions are replayed with their seat, which must still command what it acted with
+(DD-10.16). A save without ``seats`` (one player per side, or made before co-op) loads as before;
 a mismatch, a truncated file or an edited action is an error that says where, never silence. Saves
 are written atomically: a temporary file in the same folder, flushed, then renamed over the target.
 """
@@ -18,10 +21,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from game.ai.players import new_game, take_turn
+from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
@@ -36,17 +41,62 @@ class SaveError(ValueError):
     """A save that cannot be loaded; the message says what and where."""
 
 
-def make_save(game: Game, log: list[dict], snapshots: list[dict], players: dict, referee: bool) -> dict:
+@dataclass
+class Loaded:
+    """A replayed save: the game, its log and snapshots, who plays each side, the co-op teams."""
+
+    game: Game
+    log: list[dict]
+    snapshots: list[dict]
+    players: dict[str, str]
+    teams: dict[str, coop.Team] = field(default_factory=dict)
+
+
+def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = None) -> dict:
+    """One line of the action log: the side, the action, ``by: ai`` for the AI's, the co-op seat."""
+    return {"side": side, "action": action, **({"by": "ai"} if by_ai else {}),
+            **({"seat": seat} if seat is not None else {})}
+
+
+def make_save(game: Game, log: list[dict], snapshots: list[dict], players: dict, referee: bool,
+              teams: dict[str, coop.Team] | None = None) -> dict:
     return {
         "format": FORMAT, "version": VERSION, "ruleset": RULESET,
         "scenario": game.scenario.raw, "seed": game.state.seed, "threat": game.state.threat,
         "players": players, "referee": referee,
+        **({"seats": {side: team.spec() for side, team in teams.items()}} if teams else {}),
         "actions": log, "snapshots": snapshots, "hash": game.hash(), "state": game.snapshot(),
     }
 
 
+def _teams(doc: dict, scenario: Any, players: dict, where: str) -> dict[str, coop.Team]:
+    """The co-op teams of a save (field ``seats``), validated as ``game.new`` validates them."""
+    raw = doc.get("seats", {})
+    if not isinstance(raw, dict):
+        raise SaveError(f"{where}: field 'seats' must be an object {{side: [seats]}}")
+    teams = {}
+    for side, spec in raw.items():
+        if side not in SIDES:
+            raise SaveError(f"{where}: field 'seats.{side}': no such side (sides: {', '.join(SIDES)})")
+        if players.get(side, "human") != "human":
+            raise SaveError(f"{where}: field 'seats.{side}': a co-op side is played by humans, but "
+                            f"'players.{side}' is {players.get(side)!r}")
+        try:
+            teams[side] = coop.assign(side, scenario.elements, {"seats": spec})
+        except coop.CoopError as exc:
+            path = f"seats.{side}" + exc.field.removeprefix("seats")
+            raise SaveError(f"{where}: field '{path}': {exc.message}") from exc
+    return teams
+
+
 def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]:
     """Rebuild a game from a save document, checking hashes. Returns (game, log, snapshots)."""
+    loaded = load(doc, where)
+    return loaded.game, loaded.log, loaded.snapshots
+
+
+def load(doc: Any, where: str = "save") -> Loaded:
+    """Rebuild a game from a save document, checking hashes and co-op seats."""
     if not isinstance(doc, dict):
         raise SaveError(f"{where}: a save must be a JSON object")
     if doc.get("format") != FORMAT:
@@ -64,6 +114,7 @@ def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]
     if threat not in (1, 2, 3):
         raise SaveError(f"{where}: field 'threat' must be 1, 2 or 3, got {threat!r}")
     players = doc.get("players") if isinstance(doc.get("players"), dict) else {}
+    teams = _teams(doc, scenario, players, where)
     game = new_game(scenario, doc["seed"], threat, {side: players.get(side, "human") for side in SIDES})
     expected = {}
     for i, snap in enumerate(doc["snapshots"]):
@@ -84,6 +135,15 @@ def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]
         if not isinstance(entry, dict) or not isinstance(entry.get("side"), str) or "action" not in entry:
             raise SaveError(f"{where}: actions[{i}] must be {{'side': str, 'action': object}}")
         by_ai = entry.get("by") == "ai"
+        seat = entry.get("seat")
+        team = teams.get(entry["side"])
+        if by_ai or team is None:
+            if seat is not None:
+                raise SaveError(f"{where}: actions[{i}].seat: the {entry['side']} side "
+                                f"{'is the AI' if by_ai else 'is not played in co-op'}; no seat acts for it")
+        elif not isinstance(seat, str) or team.seat(seat) is None:
+            raise SaveError(f"{where}: actions[{i}].seat: {seat!r} is not a seat of the {entry['side']} side "
+                            f"(seats: {', '.join(team.names())})")
         try:
             if by_ai:
                 # The AI's choice is replayed, not read: its stream lives in the state (DESIGN §5).
@@ -92,17 +152,20 @@ def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]
                     raise SaveError(f"{where}: actions[{i}]: the AI chooses {action} on replay, the save says "
                                     f"{entry['action']}")
             else:
+                if team is not None:
+                    coop.check(team, game, entry["side"], seat, entry["action"])
                 game.act(entry["side"], entry["action"])
         except IllegalAction as exc:
             raise SaveError(f"{where}: actions[{i}] is refused on replay: {exc.reason} ({exc.clause})") from exc
-        log.append({"side": entry["side"], "action": entry["action"], **({"by": "ai"} if by_ai else {})})
+        log.append(log_entry(entry["side"], entry["action"], by_ai, seat))
         check(i + 1)
         if (i + 1) % SNAPSHOT_EVERY == 0:
             snapshots.append({"after": i + 1, "hash": game.hash()})
     if game.hash() != doc["hash"]:
         raise SaveError(f"{where}: final state hash mismatch (expected {doc['hash'][:12]}…, replay gives "
                         f"{game.hash()[:12]}…)")
-    return game, log, snapshots
+    session_players = players if isinstance(doc.get("players"), dict) else {"allied": "human", "insurgent": "ai"}
+    return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in SIDES}, teams)
 
 
 def write_save(path: str | Path, doc: dict) -> Path:

@@ -17,6 +17,7 @@ from typing import Any
 from game import __version__
 from game.ai import players as ai_players
 from game.engine import saves
+from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
@@ -47,7 +48,7 @@ class RpcError(Exception):
 
 @dataclass
 class Session:
-    """One game with its players and its action log (for saves)."""
+    """One game with its players, its co-op teams and its action log (for saves)."""
 
     id: str
     game: Game
@@ -56,6 +57,8 @@ class Session:
     log: list[dict] = field(default_factory=list)
     snapshots: list[dict] = field(default_factory=list)
     glb: str | None = None
+    teams: dict[str, coop.Team] = field(default_factory=dict)
+    """The co-op sides and their seats (DD-10.16); a co-op side is a "human" player in ``players``."""
 
 
 def _param(params: dict, name: str, kind: type | tuple, required: bool = True, default: Any = None) -> Any:
@@ -118,10 +121,31 @@ class Engine:
             raise RpcError(INVALID_PARAMS, f"unknown side '{side}' (sides: {', '.join(SIDES)})")
         return side
 
+    def _seat(self, params: dict, s: Session, side: str, required: bool) -> str | None:
+        """The ``seat`` param: required to act for a co-op side (DD-10.16), refused for any other side."""
+        seat = _param(params, "seat", str, required=False)
+        team = s.teams.get(side)
+        if team is None:
+            if seat is not None:
+                raise RpcError(INVALID_PARAMS, f"param 'seat': the {side} side is not played in co-op")
+            return None
+        if seat is None:
+            if required:
+                raise RpcError(INVALID_PARAMS, f"param 'seat' is required: the {side} side is played in co-op "
+                                               f"by {', '.join(team.names())} (DD-10.16)")
+            return None
+        if team.seat(seat) is None:
+            raise RpcError(INVALID_PARAMS, f"param 'seat': no seat {seat!r} on the {side} side "
+                                           f"(seats: {', '.join(team.names())})")
+        return seat
+
     def _view(self, s: Session, side: str) -> dict:
         v = s.game.view(side)
         v["game"] = s.id
         v["players"] = dict(s.players)
+        teams = [t for t in s.teams.values() if side in (t.side, "referee")]
+        if teams:  # a co-op side's seats, to that side and the referee only (DESIGN §6)
+            v["seats"] = [seat for t in teams for seat in coop.describe(t, s.game)]
         glb = self._glb(s)
         if glb:
             v["scenario"]["glb"] = glb
@@ -139,7 +163,8 @@ class Engine:
                 s.glb = ""
         return s.glb or None
 
-    def _guarded_act(self, s: Session, side: str, action: Any, by_ai: bool = False) -> list[dict]:
+    def _guarded_act(self, s: Session, side: str, action: Any, by_ai: bool = False,
+                     seat: str | None = None) -> list[dict]:
         """Act (or let the AI act); a refusal changes nothing; an unexpected fault restores the state."""
         before = copy.deepcopy(s.game.state)
         n_events = len(s.game.events)
@@ -147,6 +172,8 @@ class Engine:
             if by_ai:
                 action, events = ai_players.take_turn(s.game, side)
             else:
+                if side in s.teams:
+                    coop.check(s.teams[side], s.game, side, seat, action)
                 events = s.game.act(side, action)
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
@@ -156,7 +183,7 @@ class Engine:
             del s.game.events[n_events:]
             raise RpcError(INTERNAL_ERROR, f"internal error while resolving the action; the game is unchanged: "
                                            f"{type(exc).__name__}: {exc}") from exc
-        s.log.append({"side": side, "action": action, **({"by": "ai"} if by_ai else {})})
+        s.log.append(saves.log_entry(side, action, by_ai, seat))
         if len(s.log) % saves.SNAPSHOT_EVERY == 0:
             s.snapshots.append({"after": len(s.log), "hash": s.game.hash()})
         return events
@@ -181,10 +208,9 @@ class Engine:
         seed = _param(params, "seed", int, required=False, default=1)
         players = _param(params, "players", dict, required=False, default={"allied": "human", "insurgent": "ai"})
         for side, who in players.items():
-            if side not in SIDES or who not in ("human", "ai"):
+            if side not in SIDES or not (who in ("human", "ai") or isinstance(who, dict)):
                 raise RpcError(INVALID_PARAMS, f"players: '{side}' -> {who!r}: sides are allied/insurgent, "
-                                               f"players human/ai")
-        players = {side: players.get(side, "human") for side in SIDES}
+                                               f"players human/ai or a co-op team {{\"seats\": [...]}}")
         referee = _param(params, "referee", bool, required=False, default=False)
         threat = _param(params, "threat", int, required=False, default=2)
         if threat not in (1, 2, 3):
@@ -193,10 +219,19 @@ class Engine:
             scenario = resolve_scenario(ref)
         except ScenarioError as exc:
             raise RpcError(BAD_SCENARIO, "invalid scenario", {"problems": [str(p) for p in exc.problems]}) from exc
+        teams = {}
+        for side, who in players.items():
+            if isinstance(who, dict):
+                try:
+                    teams[side] = coop.assign(side, scenario.elements, who)
+                except coop.CoopError as exc:
+                    where = ".".join(x for x in ("players", side, exc.field) if x)
+                    raise RpcError(INVALID_PARAMS, f"{where}: {exc.message}", {"field": where}) from exc
+        players = {side: "human" if side in teams else players.get(side, "human") for side in SIDES}
         game = ai_players.new_game(scenario, seed, threat, players)
         gid = f"g{self._next}"
         self._next += 1
-        s = Session(gid, game, players, referee)
+        s = Session(gid, game, players, referee, teams=teams)
         s.snapshots.append({"after": 0, "hash": game.hash()})
         self.sessions[gid] = s
         side = params.get("side")
@@ -209,16 +244,28 @@ class Engine:
         return self._view(s, self._side(params, s))
 
     def game_actions(self, params: dict) -> dict:
+        """The legal actions; for a co-op side each names the seat that commands it (null: any seat, the
+        team chooses), and ``seat`` keeps only what that seat may send (DD-10.16)."""
         s = self._session(params)
         side = self._side(params, s, allow_referee=False)
-        return {"side": side, "to_act": s.game.state.to_act, "actions": s.game.legal_actions(side)}
+        seat = self._seat(params, s, side, required=False)
+        actions = s.game.legal_actions(side)
+        if side in s.teams:
+            for a in actions:
+                who = coop.acting(s.teams[side], s.game, a)
+                a["seat"] = who[0].name if who else None
+            if seat is not None:
+                actions = [a for a in actions if a["seat"] in (None, seat)]
+        return {"side": side, "to_act": s.game.state.to_act, "actions": actions,
+                **({"seat": seat} if seat is not None else {})}
 
     def game_act(self, params: dict) -> dict:
         s = self._session(params)
         side = self._side(params, s, allow_referee=False)
         if "action" not in params:
             raise RpcError(INVALID_PARAMS, "missing param 'action'")
-        events = self._guarded_act(s, side, params["action"])
+        seat = self._seat(params, s, side, required=True)
+        events = self._guarded_act(s, side, params["action"], seat=seat)
         return {"events": s.game.events_for(side, events), "view": self._view(s, side)}
 
     def game_step(self, params: dict) -> dict:
@@ -264,7 +311,7 @@ class Engine:
 
     def game_save(self, params: dict) -> dict:
         s = self._session(params)
-        doc = saves.make_save(s.game, s.log, s.snapshots, s.players, s.referee)
+        doc = saves.make_save(s.game, s.log, s.snapshots, s.players, s.referee, s.teams)
         path = params.get("path")
         if path is not None:
             if not isinstance(path, str):
@@ -285,14 +332,14 @@ class Engine:
         else:
             doc = _param(params, "save", dict)
         try:
-            game, log, snaps = saves.replay(doc)
+            loaded = saves.load(doc)
         except saves.SaveError as exc:
             raise RpcError(BAD_SAVE, str(exc)) from exc
-        players = doc.get("players") if isinstance(doc.get("players"), dict) else {"allied": "human", "insurgent": "ai"}
+        game = loaded.game
         gid = f"g{self._next}"
         self._next += 1
-        s = Session(gid, game, {side: players.get(side, "human") for side in SIDES}, bool(doc.get("referee")),
-                    log, snaps)
+        s = Session(gid, game, loaded.players, bool(doc.get("referee")), loaded.log, loaded.snapshots,
+                    teams=loaded.teams)
         self.sessions[gid] = s
         viewer = next((x for x in SIDES if s.players[x] == "human"), "allied")
         return {"game": gid, "hash": game.hash(), "view": self._view(s, viewer)}
