@@ -1,6 +1,8 @@
 """The ``dinkydau`` command (DESIGN §9).
 
     dinkydau play [SCENARIO] [--offscreen --screenshot FILE --size WxH]   the 3D table
+    dinkydau play SCENARIO --coop "Ames,Brody,Cruz"                      co-op on one screen (docs/coop.md)
+    dinkydau play --connect HOST:PORT --game g1 --seat Brody             join a co-op game over TCP
     dinkydau engine [--listen 127.0.0.1:PORT]                             the headless engine process
     dinkydau validate FILE...                                            check scenario files
     dinkydau bake SCENARIO [--out FILE]                                  bake a table to glTF

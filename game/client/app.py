@@ -8,6 +8,12 @@ fills its parameters on the table (a point with the move ghost, a facing, a targ
 odds from ``game.preview`` where the engine offers it), confirms -> ``game.act`` -> events animate and
 fill the log -> autosave -> repeat. Hot-seat hides the table behind a hand-over screen between sides.
 
+Co-op (DD-10.16, docs/coop.md): ``--coop "Ames,Brody,Cruz"`` puts a team on one side and one screen;
+selecting an element shows whose it is, and an action goes as the seat the engine names for it.
+``--connect HOST:PORT`` plays on an engine serving TCP (``dinkydau engine --listen``); with ``--game ID
+--seat NAME`` it joins a game there as one seat: the engine offers only that seat's actions, and the
+client polls ``game.events`` to show what teammates do.
+
 Offscreen (``--offscreen --screenshot FILE``) renders one picture through EGL without a window.
 """
 
@@ -24,6 +30,7 @@ from pathlib import Path
 import panda3d.core as p3d
 
 from game.client.settings import ClientSettings, cache_dir
+from game.client.team import acting_seat, element_title, parse_address, parse_names, seat_of, team_text, title
 
 SIDES = ("allied", "insurgent")
 TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike", "spot", "grenade")
@@ -46,8 +53,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="dinkydau play", description="Play Dinky Dau on a 3D table.")
     p.add_argument("scenario", nargs="?", help="scenario id (skips the title menu)")
     p.add_argument("--side", choices=SIDES, default="allied", help="the side you command (solo)")
-    p.add_argument("--mode", choices=("solo", "hotseat", "watch"), default="solo",
-                   help="solo against the AI, hot-seat for two players, or watch AI against AI")
+    p.add_argument("--mode", choices=("solo", "hotseat", "watch", "coop"), default="solo",
+                   help="solo against the AI, hot-seat for two players, watch AI against AI, or co-op")
+    p.add_argument("--coop", metavar="NAMES", help='co-op (DD-10.16): 2-4 players share the side, e.g. '
+                   '"Ames,Brody,Cruz"; the first is the Platoon Commander')
+    p.add_argument("--connect", metavar="HOST:PORT",
+                   help="play on an engine serving TCP (dinkydau engine --listen HOST:PORT)")
+    p.add_argument("--game", metavar="ID", help="with --connect: join this game (e.g. g1) instead of a new one")
+    p.add_argument("--seat", metavar="NAME", help="with --connect: your seat in a co-op game")
     p.add_argument("--threat", type=int, default=2, help="Jungle Ghost threat level (1-3)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--size", default=None, help="window size WxH (default 1280x720; 1920x1080 offscreen)")
@@ -89,6 +102,22 @@ def settings_from(args) -> ClientSettings:
                           shadows=shadows, ui_scale=args.ui_scale)
 
 
+def engine_factory(args):
+    """The engine to talk to: a child process, or with ``--connect`` an engine serving TCP."""
+    if (args.game or args.seat) and not args.connect:
+        raise ValueError("--game and --seat join a game on an engine reached with --connect HOST:PORT")
+    if not args.connect:
+        return None
+    host, port = parse_address(args.connect)
+
+    def connect():
+        from game.engine.client import EngineSocket  # the protocol client; never game.rules
+
+        return EngineSocket(host, port)
+
+    return connect
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if "--demo" in argv or (argv and argv[0] == "demo"):
@@ -112,11 +141,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         settings = settings_from(args)
+        factory = engine_factory(args)
     except ValueError as exc:
         print(f"dinkydau play: {exc}", file=sys.stderr)
         return 2
-    app = DinkyDauApp(settings)
+    if args.coop:
+        args.mode = "coop"
+    app = DinkyDauApp(settings, factory)
+    app.my_seat = args.seat
+    app.coop_names = parse_names(args.coop or "")
+    app.remote = bool(args.connect)
     try:
+        if args.connect and args.game:
+            app.join_game(args.game, args.side, args.seat)
+            app.run()
+            return 0
         if args.screenshot:
             scenario = args.scenario
             if scenario is None:
@@ -168,6 +207,12 @@ class DinkyDauApp:
         self.actions: list[dict] = []
         self.players: dict[str, str] = {"allied": "human", "insurgent": "ai"}
         self.mode = "solo"
+        self.coop_names: list[str] = []  # co-op (DD-10.16): the team asked for at game.new
+        self.seats: list[dict] = []  # the co-op seats of the side in view, from the engine
+        self.my_seat: str | None = None  # a networked seat; None on one shared screen
+        self.remote = False  # the engine serves TCP and other players share its games
+        self.shown: set[int] = set()  # event numbers already shown (polls and answers overlap)
+        self.poll_since = 0
         self.viewing: str | None = None
         self.scenario_id: str | None = None
         self.threat = 2
@@ -192,6 +237,7 @@ class DinkyDauApp:
         lens.set_fov(40)
         lens.set_near_far(0.5, 2000)
         self.base.task_mgr.add(self._tick, "dinkydau-tick")
+        self.base.task_mgr.do_method_later(1.0, self._poll_remote, "dinkydau-remote-poll")
         self._bind_keys()
 
     # -- attributes ShowBase keeps ---------------------------------------------------------------
@@ -414,26 +460,34 @@ class DinkyDauApp:
         else:
             self.players = {side: "human", other(side): "ai"}
         self.viewing = side if mode != "watch" else "allied"
-        return {"scenario": scenario, "seed": self.seed, "players": dict(self.players), "threat": threat,
+        players: dict = dict(self.players)
+        if mode == "coop":  # DD-10.16: the team's names; the engine assigns and checks the seats
+            players[side] = {"seats": list(self.coop_names)}
+        return {"scenario": scenario, "seed": self.seed, "players": players, "threat": threat,
                 "side": self.viewing}
 
     def start_game(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
-                   seed: int | None = None, extra: dict | None = None) -> None:
+                   seed: int | None = None, extra: dict | None = None, team: list[str] | None = None) -> None:
+        """A new game; ``team`` names the co-op players (mode ``coop``, DD-10.16)."""
         self.close_game()
+        if team is not None:
+            self.coop_names = list(team)
         params = self._new_params(scenario, side, mode, threat, seed)
         params.update(extra or {})
         self._ensure_hud_message(f"Setting up {scenario}...")
         self.link.request("game.new", params, self._cb(self._on_new), self._on_error)
 
     def close_game(self) -> None:
-        """Forget the current game (the engine frees it); answers still on their way are dropped."""
+        """Forget the current game (the engine frees it, unless other players share it over TCP);
+        answers still on their way are dropped."""
         self.generation += 1
         self.base.task_mgr.remove("advance")
         if self.pending is not None:
             self._clear_pending()
-        if self.game is not None and not self.link.dead:
+        if self.game is not None and not self.link.dead and not self.remote:
             self.link.request("game.close", {"game": self.game}, None, lambda fault: None)
         self.game = None
+        self.shown, self.poll_since = set(), 0
 
     def _cb(self, fn):
         """Wrap a callback so it runs only if no other game has started since the request was made."""
@@ -453,16 +507,18 @@ class DinkyDauApp:
         self.base.task_mgr.do_method_later(max(seconds, 0.0), run, "advance")
 
     def open_game_sync(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
-                       seed: int | None = None) -> None:
+                       seed: int | None = None, team: list[str] | None = None) -> None:
         """Start a game with blocking calls (screenshots, scripts); the table is ready on return."""
         self.close_game()
+        if team is not None:
+            self.coop_names = list(team)
         params = self._new_params(scenario, side, mode, threat, 1 if seed is None else seed)
         result = self.link.call("game.new", **params)
         self._on_new(result, advance=False)
         if self.viewing and self.viewing != result["view"].get("side"):
             self._on_view(self.link.call("game.view", game=self.game, side=self.viewing))
         if self.viewing and self.view.get("to_act") == self.viewing:
-            self.actions = self.link.call("game.actions", game=self.game, side=self.viewing).get("actions", [])
+            self.actions = self.link.call("game.actions", **self._actions_params(self.viewing)).get("actions", [])
             self._refresh_panel()
 
     def _ensure_hud_message(self, text: str) -> None:
@@ -480,6 +536,9 @@ class DinkyDauApp:
         brief = result["view"].get("scenario", {}).get("briefing")
         if brief:
             self.hud.log(brief, (0.8, 0.85, 0.7, 1))
+        if self.remote and self.seats:
+            self.hud.log(f"Game {self.game}: teammates join with  dinkydau play --connect HOST:PORT "
+                         f"--game {self.game} --seat NAME", (1.0, 0.82, 0.35, 1))
         if advance:
             self.autosave()
             self.advance()
@@ -504,8 +563,10 @@ class DinkyDauApp:
     # -- the flow of play ------------------------------------------------------------------------
     def _on_view(self, view: dict, first: bool = False) -> None:
         self.view = view
+        self.seats = view.get("seats") or []
         self.scene.pieces.apply_view(view)
         self.hud.set_status(view, self.viewing, self.mode)
+        self._show_team()
         if view.get("over") and view.get("result"):
             r = view["result"]
             self.hud.set_prompt(f"Game over: {r.get('winner', '?')} wins - {r.get('reason', '')}")
@@ -527,13 +588,77 @@ class DinkyDauApp:
             self.link.request("game.step", {"game": self.game, "side": self.viewing or "allied"},
                               self._cb(self._on_step), self._on_error)
             return
+        if self.remote and to_act != self.viewing:
+            self.hud.set_prompt(f"Waiting for the {to_act} player...")  # their moves arrive by polling
+            return
         if self.mode == "hotseat" and to_act != self.viewing:
             self._hand_over(to_act)
             return
         self.viewing = to_act
         self.link.request("game.view", {"game": self.game, "side": to_act}, self._cb(self._on_view), self._on_error)
-        self.link.request("game.actions", {"game": self.game, "side": to_act}, self._cb(self._on_actions),
+        self.link.request("game.actions", self._actions_params(to_act), self._cb(self._on_actions),
                           self._on_error)
+
+    def _actions_params(self, side: str) -> dict:
+        """``game.actions`` for a side; a networked seat asks for its own actions only (DD-10.16)."""
+        return {"game": self.game, "side": side, **({"seat": self.my_seat} if self.my_seat else {})}
+
+    # -- co-op (DD-10.16, docs/coop.md) ---------------------------------------------------------
+    def join_game(self, game_id: str, side: str = "allied", seat: str | None = None) -> None:
+        """Join a game already on the engine (over TCP) as one seat of a co-op side."""
+        self.close_game()
+        self.remote = True
+        self.game, self.viewing, self.my_seat, self.mode = game_id, side, seat, "coop"
+
+        def joined(view: dict) -> None:
+            if self.menu is not None:
+                self.menu.destroy()
+                self.menu = None
+            self.players = dict(view.get("players") or self.players)
+            self._build_table(view)
+            self._on_view(view, first=True)
+            names = [s["name"] for s in self.seats]
+            if names and self.my_seat not in names:
+                self.hud.show_overlay(f"Game {game_id}: which seat is yours?",
+                                      "Each player commands their own elements; the team shares the CP pool "
+                                      "and the VP tally (DD-10.16-10.17).",
+                                      [(n, lambda n=n: self._take_seat(n)) for n in names])
+                return
+            if not names:
+                self.my_seat = None
+            self.hud.log(f"Joined game {game_id}" + (f" as {self.my_seat}" if self.my_seat else ""), (1.0, 0.82, 0.35, 1))
+            self.advance()
+
+        self.link.request("game.view", {"game": game_id, "side": side}, self._cb(joined), self._on_error)
+
+    def _take_seat(self, name: str) -> None:
+        self.hud.hide_overlay()
+        self.my_seat = name
+        self._show_team()
+        self.hud.log(f"Joined game {self.game} as {name}", (1.0, 0.82, 0.35, 1))
+        self.advance()
+
+    def _show_team(self) -> None:
+        if self.hud is None:
+            return
+        sel = self.scene.pieces.selected if self.scene is not None else None
+        self.hud.set_team(team_text(self.seats, self.view, self._names(), self.my_seat, sel) if self.seats else "")
+
+    def _poll_remote(self, task):
+        """Over TCP, teammates act too: fetch the events since the last poll and catch up."""
+        if (self.remote and self.game and self.scene is not None and not self.link.busy and self.pending is None
+                and not self.view.get("over") and self.viewing in SIDES):
+            self.link.request("game.events", {"game": self.game, "side": self.viewing, "since": self.poll_since},
+                              self._cb(self._on_polled), self._quiet_error)
+        return task.again
+
+    def _on_polled(self, result: dict) -> None:
+        events = result.get("events", [])
+        if events:
+            self.poll_since = max(self.poll_since, *(e.get("seq", 0) for e in events))
+        if [e for e in events if e.get("seq") not in self.shown]:
+            self.handle_events(events)
+            self.advance()
 
     def _on_step(self, result: dict) -> None:
         events = result.get("events", [])
@@ -572,7 +697,7 @@ class DinkyDauApp:
         self.scene.pieces.select(None)
         self.link.request("game.view", {"game": self.game, "side": side},
                           lambda v: (self._on_view(v), self.scene.root.show()), self._on_error)
-        self.link.request("game.actions", {"game": self.game, "side": side}, self._on_actions, self._on_error)
+        self.link.request("game.actions", self._actions_params(side), self._on_actions, self._on_error)
 
     def _game_over(self, result: dict) -> None:
         from game.client.hud import SIDE_NAME
@@ -594,6 +719,9 @@ class DinkyDauApp:
         t = 0.0
         rolls = []
         names = {e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])}
+        if self.remote:  # polls and answers overlap: show each event once
+            events = [ev for ev in events if ev.get("seq") is None or ev["seq"] not in self.shown]
+            self.shown.update(ev["seq"] for ev in events if ev.get("seq") is not None)
         for ev in events:
             text = ev.get("text") or ev.get("type", "event")
             if ev.get("clause"):
@@ -669,6 +797,7 @@ class DinkyDauApp:
     def select_element(self, element: str | None) -> None:
         self.scene.pieces.select(element)
         self._refresh_panel()
+        self._show_team()
 
     def focus_selection(self) -> None:
         sel = self.scene and self.scene.pieces.selected
@@ -708,6 +837,10 @@ class DinkyDauApp:
         e = pieces.elements[sel]
         flags = [k for k in ("pinned", "winded", "hold", "low_ammo", "stunned") if e.get(k)]
         body = [f"{e.get('kind', '')}, {len(e.get('stands', []))} stands"]
+        seat = seat_of(self.seats, sel)
+        teammate = bool(seat and self.my_seat and seat["name"] != self.my_seat)
+        if teammate:
+            body.append(f"a teammate's element: {title(seat)} commands it")
         if e.get("in_command") is not None:
             body.append("in command" if e["in_command"] else "OUT OF COMMAND")
         if flags:
@@ -716,10 +849,10 @@ class DinkyDauApp:
             body.append(f"activations {e['activations']}")
         acts = self.element_actions(sel)
         buttons = [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in acts]
-        if not acts:
+        if not acts and not teammate:
             body.append("no actions now" if e.get("side") == self.viewing else "enemy element")
         buttons += [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in side_actions]
-        self.hud.show_panel(e.get("name", sel), "  |  ".join(body), buttons,
+        self.hud.show_panel(element_title(self.seats, sel, e.get("name", sel)), "  |  ".join(body), buttons,
                             title_color=SIDE_INK.get(e.get("side"), (1, 1, 1, 1)))
 
     @staticmethod
@@ -945,7 +1078,9 @@ class DinkyDauApp:
     def send_action(self, action: dict) -> None:
         self._clear_pending()
         self.hud.set_prompt("")
-        self.link.request("game.act", {"game": self.game, "side": self.viewing, "action": action},
+        seat = acting_seat(self.seats, action, self.my_seat, self.scene.pieces.selected if self.scene else None)
+        self.link.request("game.act", {"game": self.game, "side": self.viewing, "action": action,
+                                       **({"seat": seat} if seat else {})},
                           self._cb(self._on_acted), self._on_act_error)
 
     def _on_acted(self, result: dict) -> None:
@@ -963,8 +1098,7 @@ class DinkyDauApp:
                 self._on_actions(result)
                 self.hud.set_prompt(f"Not allowed: {fault.reason}")
 
-            self.link.request("game.actions", {"game": self.game, "side": self.viewing}, refreshed,
-                              self._on_error)
+            self.link.request("game.actions", self._actions_params(self.viewing), refreshed, self._on_error)
 
     def quick_pass(self) -> None:
         for a in self.actions:
@@ -1227,6 +1361,7 @@ class DinkyDauApp:
     def _load_save(self, save: dict) -> None:
         def done(result):
             self.game = result["game"]
+            self.shown, self.poll_since = set(), 0
             view = result.get("view") or {}
             if self.scene is None:
                 self._build_table(view)

@@ -188,7 +188,8 @@ class Hud:
         self.bottom = app.a2dBottomCenter.attach_new_node("hud-bottom")
         self.left = app.a2dTopLeft.attach_new_node("hud-left")
         self.dice_anchor = app.a2dBottomRight.attach_new_node("hud-dice")
-        self.anchors = [self.top, self.top_right, self.bottom, self.left, self.dice_anchor]
+        self.bottom_left = app.a2dBottomLeft.attach_new_node("hud-team")
+        self.anchors = [self.top, self.top_right, self.bottom, self.left, self.dice_anchor, self.bottom_left]
         self.status = OnscreenText(parent=self.top, text="", pos=(0.04, -0.07), scale=0.048, fg=INK,
                                    align=p3d.TextNode.A_left, shadow=(0, 0, 0, 1), mayChange=True)
         self.status_bg = DirectFrame(parent=self.top, frameColor=PANEL, frameSize=(0, 4.0, -0.11, 0))
@@ -213,6 +214,11 @@ class Hud:
                                  "T: top view   F5/F9: save/load", pos=(0, 0.04), scale=0.032, fg=DIM,
                                  shadow=(0, 0, 0, 1), mayChange=True)
         self.dice_frame: DirectFrame | None = None
+        self.team_frame = DirectFrame(parent=self.bottom_left, frameColor=PANEL, frameSize=(0, 1.0, 0, 0.3),
+                                      pos=(0.02, 0, 0.3))
+        self.team_text = OnscreenText(parent=self.team_frame, text="", pos=(0.03, -0.05), scale=0.032, fg=INK,
+                                      align=p3d.TextNode.A_left, mayChange=True)
+        self.team_frame.hide()
         self.banner_text = OnscreenText(parent=self.root, text="", pos=(0, 0.55), scale=0.13, fg=ACCENT,
                                         shadow=(0, 0, 0, 1), mayChange=True)
         self.banner_text.hide()
@@ -255,6 +261,18 @@ class Hud:
         if viewing:
             parts.append(f"you: {SIDE_NAME.get(viewing, viewing)} ({mode})")
         self.status.setText("   |   ".join(parts))
+
+    def set_team(self, text: str) -> None:
+        """The co-op seat list (game.client.team.team_text), bottom left; hidden when empty."""
+        self.team_text.setText(text)
+        if not text:
+            self.team_frame.hide()
+            return
+        rows = text.count("\n") + 1
+        height = 0.05 + 0.04 * rows
+        self.team_frame["frameSize"] = (0, 1.0, -height, 0)
+        self.team_frame.set_pos(0.02, 0, height + 0.02)
+        self.team_frame.show()
 
     def set_busy(self, text: str) -> None:
         self.busy.setText(text)

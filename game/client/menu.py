@@ -1,16 +1,21 @@
-"""The title menu: scenario, side, solo / hot-seat / watch, threat level, then the table."""
+"""The title menu: scenario, side, solo / hot-seat / co-op / watch, threat level, then the table.
+
+Co-op (DD-10.16, docs/coop.md) asks for the team: 2-4 names, the Platoon Commander first; the engine
+assigns the elements and refuses a bad team with the field and the reason, shown here."""
 
 from __future__ import annotations
 
 import textwrap
 
 import panda3d.core as p3d
-from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
+from direct.gui.DirectGui import DGG, DirectButton, DirectEntry, DirectFrame, OnscreenText
 
 from game.client.hud import ACCENT, DIM, INK
+from game.client.team import parse_names
 
 MODES = [("solo", "Solo against the Jungle Ghost AI"), ("hotseat", "Hot-seat: two players, one screen"),
-         ("watch", "Watch: AI against AI")]
+         ("coop", "Co-op: 2-4 players, one side"), ("watch", "Watch: AI against AI")]
+TEAM = "Ames, Brody, Cruz"
 THREATS = [(1, "Threat 1: light contact"), (2, "Threat 2: determined enemy"), (3, "Threat 3: main force")]
 
 
@@ -18,7 +23,8 @@ class TitleMenu:
     def __init__(self, app, args):
         self.app = app
         self.scenarios: list[dict] = []
-        self.choice = {"scenario": 0, "side": args.side, "mode": args.mode, "threat": args.threat}
+        self.choice = {"scenario": 0, "side": args.side, "mode": args.mode, "threat": args.threat,
+                       "team": getattr(args, "coop", None) or TEAM}
         self.root = DirectFrame(parent=app.base.aspect2d, frameColor=(0.05, 0.07, 0.05, 1),
                                 frameSize=(-4, 4, -1.2, 1.2))
         self.inner = self.root.attach_new_node("menu")
@@ -57,6 +63,7 @@ class TitleMenu:
         for w in self.widgets:
             w.destroy()
         self.widgets = []
+        self.team_entry = None
         y = 0.45
         for i, s in enumerate(self.scenarios[:6]):
             t = s.get("table", {})
@@ -74,26 +81,46 @@ class TitleMenu:
                          lambda s=side: self._set("side", s), self.choice["side"] == side)
         y -= 0.11
         for k, (mode, label) in enumerate(MODES):
-            self._button(label, (-1.0 + 0.8 * k, 0, y), lambda m=mode: self._set("mode", m),
+            self._button(label, (-1.2 + 0.8 * k, 0, y), lambda m=mode: self._set("mode", m),
                          self.choice["mode"] == mode, scale=0.034)
         y -= 0.11
+        if self.choice["mode"] == "coop":
+            t = OnscreenText(parent=self.inner, text="Team (2-4 names, the Platoon Commander first):",
+                             pos=(-0.55, y - 0.01), scale=0.034, fg=DIM, align=p3d.TextNode.A_right)
+            self.widgets.append(t)
+            self.team_entry = DirectEntry(parent=self.inner, initialText=self.choice["team"], scale=0.04,
+                                          width=18, pos=(-0.5, 0, y - 0.01), numLines=1, focus=0,
+                                          command=lambda text: self._set("team", text),
+                                          focusOutCommand=self._keep_team)
+            self.widgets.append(self.team_entry)
+            y -= 0.1
         for k, (threat, label) in enumerate(THREATS):
             self._button(label, (-0.9 + 0.75 * k, 0, y), lambda t=threat: self._set("threat", t),
                          self.choice["threat"] == threat, scale=0.034)
         self._button("  START  ", (0, 0, -0.74), self._start, True, scale=0.06)
 
     def _set(self, key, value) -> None:
+        self._keep_team()
         self.choice[key] = value
         self._draw()
+
+    def _keep_team(self) -> None:
+        entry = getattr(self, "team_entry", None)
+        if entry is not None and not entry.is_empty():
+            self.choice["team"] = entry.get()
 
     def _start(self) -> None:
         if not self.scenarios:
             return
+        self._keep_team()
         s = self.scenarios[self.choice["scenario"]]
         self.set_message(f"setting up {s.get('title', s['id'])}...")
-        self.app.start_game(s["id"], self.choice["side"], self.choice["mode"], self.choice["threat"])
+        team = parse_names(self.choice["team"]) if self.choice["mode"] == "coop" else None
+        self.app.start_game(s["id"], self.choice["side"], self.choice["mode"], self.choice["threat"], team=team)
 
     def destroy(self) -> None:
+        self._keep_team()
         for w in self.widgets:
             w.destroy()
+        self.team_entry = None
         self.root.destroy()
