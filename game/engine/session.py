@@ -123,7 +123,7 @@ class Engine:
 
     def _seat(self, params: dict, s: Session, side: str, required: bool) -> str | None:
         """The ``seat`` param: required to act for a co-op side (DD-10.16), refused for any other side."""
-        seat = _param(params, "seat", str, required=False)
+        seat = _param(params, "seat", str) if params.get("seat") is not None else None  # null: no seat
         team = s.teams.get(side)
         if team is None:
             if seat is not None:

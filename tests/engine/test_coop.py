@@ -138,6 +138,8 @@ def test_seat_param_errors(engine):
         engine.call("game.actions", game=gid, side="insurgent", seat="Ames")
     with pytest.raises(EngineError, match="param 'seat' should be str"):
         engine.call("game.act", game=gid, side="allied", seat=3, action=hold)
+    with pytest.raises(EngineError, match="param 'seat' is required"):
+        engine.call("game.act", game=gid, side="allied", seat=None, action=hold)
     assert engine.call("game.view", game=gid, side="allied")["seq"] == new(engine)["view"]["seq"]
 
 
