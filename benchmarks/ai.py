@@ -2,7 +2,7 @@
 
 The game is the Allied autopilot against the Jungle Ghost (Threat Level 2) on a shipped scenario,
 played to its end; the figure includes line of sight (cached per table in the process, so the first
-game on a table pays for the cold cache: both are printed). Goal (ISSUE 7): a game under 2 s.
+game on a table pays for the cold cache: both are printed). Goal: a game under 2 s.
 
 Run: python benchmarks/ai.py [GAMES]
 """

@@ -1,4 +1,4 @@
-"""Line-of-sight benchmark on a convention-sized table (ISSUE 3): prints measured figures.
+"""Line-of-sight benchmark on a convention-sized table: prints measured figures.
 
 A 72" x 48" table with 6 hills, 300 irregular canopy features (dense, bamboo, secondary, rubber, scrub)
 and 20 buildings. It times the bake and the load (Embree scenes and the plan grid), then:

@@ -1,4 +1,4 @@
-"""The Allied autopilot: a platoon that plays itself, sensibly (ISSUE 7).
+"""The Allied autopilot: a platoon that plays itself, sensibly.
 
 Each impulse it scores one candidate action per element and takes the best, or passes:
 
@@ -446,7 +446,7 @@ def objective_point(pic: Picture, me) -> tuple[float, float] | None:
 
 
 MARCH_LEAD = 0.0
-"""On the march to the objective the HQ keeps to its squads' centre (leading got it shot: ISSUE 7)."""
+"""On the march to the objective the HQ keeps to its squads' centre (leading got it shot)."""
 CLOSING_TURNS = 2
 """In the last turns the platoon makes for the objective whatever is shooting at it: it is scored at
 the end (G-30), and a wargamer grabs it before the whistle."""

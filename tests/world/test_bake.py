@@ -127,7 +127,7 @@ print(root.find('**/canopy:jungle').is_empty())
 
 
 def test_validator_finds_no_errors(tmp_path):
-    # ISSUE 3: the Khronos glTF validator passes the baked table
+    # the Khronos glTF validator passes the baked table
     node = shutil.which("node")
     if node is None or not VALIDATOR.exists():
         pytest.skip("gltf-validator not installed (needs node; run tools/install-gltf-validator.sh)")
