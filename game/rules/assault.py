@@ -31,6 +31,7 @@ from game.rules.dice import Modifier, resolve_test
 from game.rules.dice import need as need_of
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of
 
 if TYPE_CHECKING:
@@ -214,6 +215,7 @@ def _in_structure(g: Game, st: Stand) -> bool:
     return any(t.id in fire.combat().grenade.structures for t in fire.terrain_at(g, st))
 
 
+@table_memo(lambda el: el.id)
 def _grenade_targets(g: Game, el: Element) -> list[Stand]:
     gr = fire.combat().grenade
     mine = g.state.living(el)

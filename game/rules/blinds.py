@@ -30,6 +30,7 @@ hook), Hot Sectors (G-35).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +40,9 @@ from game.rules import detection
 from game.rules.command import activation_costs
 from game.rules.errors import IllegalAction
 from game.rules.game import ACTION_KINDS, FROM_BLIND, SideActionKind, register_side
+from game.rules.memo import table_memo
 from game.rules.movement import MODES
-from game.rules.state import Blind, Element, Stand, base_of
+from game.rules.state import Blind, Element, Stand, base_of, disc
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -54,6 +56,7 @@ def counts(g: Game, b: Blind) -> tuple[int, int]:
     return b.activations, b.move_actions
 
 
+@table_memo(lambda b: b.id)
 def contents(g: Game, b: Blind) -> list[Element]:
     return [g.state.elements[e] for e in b.elements if e in g.state.elements and g.state.living(g.state.elements[e])]
 
@@ -151,9 +154,10 @@ def place_blind(g: Game, side: str, x: float, y: float, elements: list[str] | tu
 
 
 # -- moving a Blind -------------------------------------------------------------------------------------
-def allowance(g: Game, b: Blind, mode: str, path: LineString | Point) -> float:
-    """The marker's allowance for a move along ``path``: the mode's inches, halved when a Winded
-    element is under it (DD-3.7), cut by the slowest terrain it passes (G-01)."""
+def allowance(g: Game, b: Blind, mode: str, path: LineString | Point | None = None) -> float:
+    """The marker's allowance for a move along ``path`` (a point, or None for where it stands: the
+    terrain under the marker): the mode's inches, halved when a Winded element is under it (DD-3.7),
+    cut by the slowest terrain it passes (G-01)."""
     m = g.book.movement
     base = {"patrol": m.patrol, "trail_rush": m.trail_rush, "sprint": m.sprint}[mode]
     if any(e.winded_slow for e in contents(g, b)):
@@ -161,8 +165,12 @@ def allowance(g: Game, b: Blind, mode: str, path: LineString | Point) -> float:
     if mode == "trail_rush":
         return base
     radius = detection.rules().spotting.marker_radius
-    swept = detection._disc_at(path.x, path.y, radius) if isinstance(path, Point) else path.buffer(radius)
-    return min(t.allowance(base) for t in g.table.terrain_along(swept))
+    if path is None or isinstance(path, Point):
+        x, y = (b.x, b.y) if path is None else (path.x, path.y)
+        terrains = g.table.terrain_along(disc(x, y, radius), key=("disc", x, y, radius))
+    else:
+        terrains = g.table.terrain_along(path.buffer(radius))
+    return min(t.allowance(base) for t in terrains)
 
 
 def _xy(value: Any, name: str) -> tuple[float, float]:
@@ -199,7 +207,7 @@ class BlindMove(SideActionKind):
                     if mode == "trail_rush" and not g.table.point_on_trail(b.x, b.y):
                         continue
                     name, clause = MODES[mode]
-                    reach = allowance(g, b, mode, Point(b.x, b.y))
+                    reach = allowance(g, b, mode)
                     out.append({"type": self.type, "mode": mode, **common, "clause": f"{clause}; G-17",
                                 "label": f"Blind {b.id}: {name} up to {reach:g}\" ({pr})",
                                 "params": {"to": {"kind": "point", "max": reach, "from": [b.x, b.y],
@@ -214,17 +222,24 @@ class BlindMove(SideActionKind):
                         and o["cost"] <= pool.cp + (0 if side == "allied" else 10**6)
                         and o["tokens"] <= pool.ambush_tokens]
                 for opt in opts:
-                    epr = f"{opt['cost']} CP" if side == "allied" else (
-                        f"{opt['tokens']} Ambush Token" if opt["tokens"] else "free")
-                    ecommon = {"element": el.id, "cost": opt["cost"], "tokens": opt["tokens"],
-                               "emergency": False, "cost_clause": opt["clause"], "from_blind": b.id}
-                    for kind_id in sorted(FROM_BLIND):
-                        kind = ACTION_KINDS.get(kind_id)
-                        if kind is None or (kind.is_move and moved):
-                            continue
-                        for a in kind.offers(g, el, ecommon, epr):
-                            a["label"] = a["label"] + " — reveals the Blind (DD-4.11)"
-                            out.append(a)
+                    out += g.kept(el, ("from_blind", b.id, moved, *opt.values()),
+                                  functools.partial(self._from_blind, g, b, el, opt, moved))
+        return out
+
+    def _from_blind(self, g: Game, b: Blind, el: Element, opt: dict, moved: bool) -> list[dict]:
+        """What an element under a real Blind may do from there (``game.FROM_BLIND``)."""
+        epr = f"{opt['cost']} CP" if el.side == "allied" else (
+            f"{opt['tokens']} Ambush Token" if opt["tokens"] else "free")
+        ecommon = {"element": el.id, "cost": opt["cost"], "tokens": opt["tokens"],
+                   "emergency": False, "cost_clause": opt["clause"], "from_blind": b.id}
+        out = []
+        for kind_id in sorted(FROM_BLIND):
+            kind = ACTION_KINDS.get(kind_id)
+            if kind is None or (kind.is_move and moved):
+                continue
+            for a in kind.offers(g, el, ecommon, epr):
+                a["label"] = a["label"] + " — reveals the Blind (DD-4.11)"
+                out.append(a)
         return out
 
     def act(self, g: Game, side: str, action: dict) -> None:

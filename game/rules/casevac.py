@@ -36,6 +36,7 @@ from game.rules.data import DATA_DIR, load_sections
 from game.rules.dice import Modifier, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, SideActionKind, register, register_side
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of, token_shape
 
 if TYPE_CHECKING:
@@ -128,6 +129,7 @@ def carried_by(g: Game, stand_id: str) -> dict | None:
     return None
 
 
+@table_memo(lambda: ())
 def litter_bearers(g: Game) -> set[str]:
     """Ids of the living stands now carrying a Casualty Token (DD-6.2)."""
     return {st.id for tok in g.state.tokens if tok["state"] != "extracted"
@@ -144,6 +146,7 @@ def healthy(g: Game, stand: Stand) -> bool:
     return g.book.stands[stand.type].base == "small" or stand.hits == 0
 
 
+@table_memo(lambda: ())
 def on_table_tokens(g: Game) -> list[dict]:
     """Allied Casualty Tokens still on the table (not extracted)."""
     return [t for t in g.state.tokens if t.get("side") == "allied" and t["state"] != "extracted"]
@@ -192,6 +195,7 @@ def _event(g: Game, phase: str, x: float, y: float, colour: str, clause: str, te
 
 
 # -- Buddy Aid (DD-2.16, G-33 (2)) ----------------------------------------------------------------
+@table_memo(lambda el: el.id)
 def _aid_pairs(g: Game, el: Element) -> list[tuple[Stand, dict]]:
     if el.side != "allied":
         return []
@@ -264,6 +268,7 @@ class BuddyAid(ActionKind):
 
 
 # -- Litter Teams (DD-6.2–6.3, G-33 (1)) -----------------------------------------------------------
+@table_memo(lambda el: el.id)
 def _litter_pairs(g: Game, el: Element) -> list[tuple[Stand, dict]]:
     if el.side != "allied":
         return []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from shapely.geometry import LineString
 from shapely.ops import nearest_points
 
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of
 
 if TYPE_CHECKING:
@@ -76,14 +77,19 @@ def command_radius(g: Game, line: LineString) -> tuple[float, str]:
     return c.radius_open, "DD-1.13"
 
 
+@table_memo(lambda element: element.id)
 def command_status(g: Game, element: Element) -> dict:
     """Is the element In Command, and why (DD-1.11, DD-1.13, DD-2.6)? Allied only.
 
-    The answer depends only on where the side's stands are, so it is cached on the game under a
-    key of those positions (and the time of day).
+    The answer depends only on where the side's stands are and which of them carry casualties (a
+    Litter Team ignores coherency), so it is cached on the game under a key of those (and the time of
+    day).
     """
+    from game.rules.casevac import litter_bearers
+
     key = (element.id, g.state.time_of_day,
-           tuple((s.x, s.y, s.facing, s.alive) for s in g.state.stands.values() if s.side == element.side))
+           tuple((s.x, s.y, s.facing, s.alive) for s in g.state.stands.values() if s.side == element.side),
+           tuple(sorted(litter_bearers(g))))
     cache = g.__dict__.setdefault("_command_cache", {})
     if key not in cache:
         if len(cache) > 4096:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,8 @@ from game.rules.data import DATA_DIR, DataError, build, load_sections
 from game.rules.dice import Modifier, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import FROM_BLIND, QUIET_FROM_BLIND, ActionKind, register
-from game.rules.state import Blind, Element, Stand, base_of
+from game.rules.memo import table_memo
+from game.rules.state import Blind, Element, Stand, base_of, disc
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -135,29 +136,9 @@ def rules() -> DetectionRules:
 
 
 # -- line of sight to and from markers ---------------------------------------------------------------
-def _marker_stand(b: Blind) -> Stand:
-    """A Blind as a stand-like point, for tests' ``g.los_override`` (which is called with stands)."""
-    return Stand(id=f"blind:{b.id}", type="", element="", side=b.side, x=b.x, y=b.y, facing=0.0)
-
-
 def los(g: Game, a: Stand | Blind, b: Stand | Blind):
-    """Line of sight between stands and/or Blind markers (a 28 mm disc, DD-4.7), cached with the
-    stand-to-stand results; honours ``g.los_override`` (markers passed as stand-like points)."""
-    from game.rules.game import _LOS_RESULTS
-
-    if isinstance(a, Stand) and isinstance(b, Stand):
-        return g.line_of_sight(a, b)
-    if g.los_override is not None:
-        return g.los_override(_marker_stand(a) if isinstance(a, Blind) else a,
-                              _marker_stand(b) if isinstance(b, Blind) else b)
-    key = (g.observer(a), g.observer(b), g.conditions())
-    results = _LOS_RESULTS.setdefault(g.scenario_key, {})
-    res = results.get(key)
-    if res is None:
-        if len(results) > 200_000:
-            results.clear()
-        res = results[key] = g.los_table().check(*key)
-    return res
+    """Line of sight between stands and/or Blind markers (a 28 mm disc, DD-4.7): ``Game.line_of_sight``."""
+    return g.line_of_sight(a, b)
 
 
 def _xy(thing: Stand | Blind) -> tuple[float, float]:
@@ -406,6 +387,7 @@ def spot_modifiers(g: Game, el: Element, stands: list[Stand], b: Blind) -> list[
     return mods
 
 
+@table_memo(lambda stands, side, exclude=(): (tuple((s.id, s.x, s.y, s.facing) for s in stands), side, exclude))
 def echoes_seen_by(g: Game, stands: list[Stand], side: str, exclude: tuple[str, ...] = ()) -> list[Blind]:
     """Enemy Echoes some of these stands have in LOS (DD-4.11, DD-4.13), by id."""
     out = []
@@ -453,6 +435,7 @@ def critical_spot(g: Game, el: Element, primary: tuple[float, float], side: str,
         reveal(g, b, f"Critical Spot by {el.name}", "DD-4.14", by=el)
 
 
+@table_memo(lambda el: el.id)
 def fireteams(g: Game, el: Element) -> list[list[Stand]]:
     """DD-4.18: a squad split into fireteams in separate terrain features counts as two elements for
     spotting. Teams are the stands grouped by the feature under their centre, when there are two or
@@ -569,8 +552,6 @@ class ReconSweep(ActionKind):
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         if "commander" not in _roles(g, g.state.living(el)):
             return []
-        if el.side == "allied" and g.state.sides["allied"].cp < rules().spotting.sweep_cost:
-            return []
         squads = self._squads(g, el)
         if not squads:
             return []
@@ -657,6 +638,7 @@ def civic_drift(g: Game, delta: int, why: str, clause: str) -> None:
             "clause": clause, "text": f"Civic Drift {before:+d} -> {g.state.civic_drift:+d}: {why}"})
 
 
+@table_memo(lambda el, b: (el.id, b.id))
 def _shooters(g: Game, el: Element, b: Blind) -> list[Stand]:
     out = []
     for s in g.state.living(el):
@@ -670,15 +652,8 @@ def _shooters(g: Game, el: Element, b: Blind) -> list[Stand]:
 
 
 def _disc(b: Blind):
-    return _disc_at(b.x, b.y, rules().spotting.marker_radius)
-
-
-@lru_cache(maxsize=4096)
-def _disc_at(x: float, y: float, radius: float):
-    """A Blind marker's footprint (immutable; cached by position)."""
-    from shapely.geometry import Point
-
-    return Point(x, y).buffer(radius, quad_segs=8)
+    """A Blind marker's footprint."""
+    return disc(b.x, b.y, rules().spotting.marker_radius)
 
 
 class ReconByFire(ActionKind):

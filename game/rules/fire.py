@@ -38,6 +38,7 @@ from game.rules.dice import Modifier
 from game.rules.dice import need as need_of
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of
 
 if TYPE_CHECKING:
@@ -179,7 +180,13 @@ def q(v: float) -> float:
 
 def gap(g: Game, a: Stand, b: Stand) -> float:
     """Base edge to base edge, quantised (DD chapter 3 measuring)."""
-    return q(base_of(g.book, a).distance(base_of(g.book, b)))
+    key = ("gap", a.type, a.x, a.y, a.facing, b.type, b.x, b.y, b.facing)
+    d = g.measured.get(key)
+    if d is None:
+        if len(g.measured) > 100_000:
+            g.measured.clear()
+        d = g.measured[key] = q(base_of(g.book, a).distance(base_of(g.book, b)))
+    return d
 
 
 def terrain_at(g: Game, stand: Stand) -> list[TerrainType]:
@@ -476,12 +483,14 @@ def visible_from(g: Game, shooters: list[Stand], target: Stand) -> list[Stand]:
     return [s for s in shooters if g.line_of_sight(s, target).visible]
 
 
+@table_memo(lambda side: side)
 def enemy_stands(g: Game, side: str) -> list[Stand]:
     """Confirmed enemy stands: on the table, not under a Blind (DD-5.1; views.py: all on-table
     enemy stands are Confirmed until the Green Fog chapter)."""
     return g.state.side_stands(g.state.other(side))
 
 
+@table_memo(lambda el, shooters: (el.side, tuple((s.id, s.x, s.y, s.facing) for s in shooters)))
 def legal_targets(g: Game, el: Element, shooters: list[Stand]) -> list[Stand]:
     """Stands this element may name as a target: snipers any visible Confirmed stand in range
     (DD-5.29); others the closest visible enemy stand's element (DD-5.28)."""

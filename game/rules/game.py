@@ -16,7 +16,9 @@ and blinds moving (ch. 4), fire support (ch. 8), the Jungle Ghost (ch. 10).
 from __future__ import annotations
 
 import copy
+import functools
 import math
+import pickle
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -26,9 +28,10 @@ from game.rules.command import activation_costs, coherent, command_status
 from game.rules.data import SIDES, Rulebook, rulebook
 from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
+from game.rules.memo import image, state_images
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.scenario import Scenario
-from game.rules.state import Blind, Element, GameState, Stand, base_of, initial_state
+from game.rules.state import Blind, Element, GameState, Stand, apart, base_of, bounds_of, initial_state
 from game.world.tablemap import TableMap
 
 RULESET = "dinky_dau"
@@ -56,6 +59,21 @@ def _observer(x: float, y: float, facing: float, width: float, depth: float):
     from game.world.los import Observer
 
     return Observer(x=x, y=y, facing=facing, width=width, depth=depth)
+
+
+def _footprint(thing: Stand | Blind) -> tuple:
+    """What a sightline depends on at one end: a stand's base where it stands, a marker's disc."""
+    if isinstance(thing, Blind):
+        return None, thing.x, thing.y
+    return thing.type, thing.x, thing.y, thing.facing
+
+
+def _as_stand(thing: Stand | Blind) -> Stand:
+    """A Blind marker as a stand-like point, for ``Game.los_override`` (which is called with stands)."""
+    if isinstance(thing, Blind):
+        return Stand(id=f"blind:{thing.id}", type="", element="", side=thing.side, x=thing.x, y=thing.y,
+                     facing=0.0)
+    return thing
 
 
 class ActionKind:
@@ -132,8 +150,19 @@ class Game:
         self.hooks: dict[str, Callable[..., Any]] = {}
         self.los_override: Callable[[Stand, Stand], Any] | None = None
         self._conditions: tuple | None = None
+        self._sightlines: tuple = (None, {})
+        """(the sight conditions, the sightlines answered under them, by the two ends' footprints)."""
         self._prefetched: tuple = (None, {})
         self._los = None
+        self._listed: tuple = (None, b"")
+        """The last listing: (its key, the listing pickled)."""
+        self._table: tuple = (None, b"", {}, {})
+        """While the table stands still (``memo.state_images``, ``los_override``): (the override, the
+        table's image, ``memo.table_memo`` answers, offers kept per element (``kept``))."""
+        self.listing_memo: dict | None = None
+        """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
+        self.measured: dict[tuple, Any] = {}
+        """Answers that depend only on where things stand (distances between bases), kept for the game."""
         self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
         if state is None:
@@ -226,35 +255,57 @@ class Game:
             answers = self.los_table().check_many([(k[0], k[1]) for k in todo], cond)
             results.update(zip(todo, answers, strict=True))
 
+    def sight_key(self) -> tuple:
+        """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34)."""
+        s = self.state
+        smoke = tuple((m["x"], m["y"], m["radius"]) for m in s.clocks if m.get("kind") == "smoke_area")
+        # DD-5.34: a dust cloud lasts for the impulse it was raised in
+        smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
+                       if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
+        return s.weather, s.time_of_day, smoke
+
     def conditions(self):
         """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
         from game.world.los import Conditions
 
-        smoke = tuple((m["x"], m["y"], m["radius"]) for m in self.state.clocks if m.get("kind") == "smoke_area")
-        s = self.state  # DD-5.34: a dust cloud lasts for the impulse it was raised in
-        smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
-                       if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
-        key = (s.weather, s.time_of_day, smoke)
+        memo = self.listing_memo
+        if memo is not None and "conditions" in memo:
+            return memo["conditions"]
+        key = self.sight_key()
         if self._conditions is None or self._conditions[0] != key:
-            self._conditions = (key, Conditions(weather=s.weather, time_of_day=s.time_of_day, smoke=smoke,
+            weather, time_of_day, smoke = key
+            self._conditions = (key, Conditions(weather=weather, time_of_day=time_of_day, smoke=smoke,
                                                 illuminated=()))
+        if memo is not None:
+            memo["conditions"] = self._conditions[1]
         return self._conditions[1]
 
-    def line_of_sight(self, a: Stand, b: Stand):
-        """LOS between two stands on the real table (DD-4.1–4.6, DESIGN §7): a LosResult with
-        visible, fraction, distance, canopy_inches, cutoff, blocker, clause. Tests may set
-        ``self.los_override`` to a callable (a, b) -> result on hand-built tables."""
+    def line_of_sight(self, a: Stand | Blind, b: Stand | Blind):
+        """LOS between stands and/or Blind markers (a 28 mm disc, DD-4.7) on the real table (DD-4.1–4.6,
+        DESIGN §7): a LosResult with visible, fraction, distance, canopy_inches, cutoff, blocker,
+        clause. Tests may set ``self.los_override`` to a callable (a, b) -> result on hand-built
+        tables; it is called with stands (a marker as a stand-like point)."""
         if self.los_override is not None:
-            return self.los_override(a, b)
-        key = (self.observer(a), self.observer(b), self.conditions())
-        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
-        res = results.get(key)
+            return self.los_override(_as_stand(a), _as_stand(b))
+        cond = self.conditions()
+        if self._sightlines[0] is not cond:
+            self._sightlines = (cond, {})
+        seen = self._sightlines[1]
+        key = (_footprint(a), _footprint(b))
+        res = seen.get(key)
         if res is None:
             # Sightlines depend only on the table, the two ends and the conditions, and results are
             # immutable: one answer serves every game on this table in the process.
-            if len(results) > 200_000:
-                results.clear()
-            res = results[key] = self.los_table().check(*key)
+            results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+            traced = (self.observer(a), self.observer(b), cond)
+            res = results.get(traced)
+            if res is None:
+                if len(results) > 200_000:
+                    results.clear()
+                res = results[traced] = self.los_table().check(*traced)
+            if len(seen) > 100_000:
+                seen.clear()
+            seen[key] = res
         return res
 
     def elevation(self, x: float, y: float) -> float:
@@ -283,13 +334,13 @@ class Game:
         in 2" coherency (DD-1.8)?"""
         try:
             for sid, st in moved.items():
-                rect = base_of(self.book, st)
+                rect, box = base_of(self.book, st), bounds_of(self.book, st)
                 if not self.table.within_table(rect):
                     raise IllegalAction(f"'{sid}' would end off the table", "DD-1.2")
                 for o in self.state.stands.values():
                     if not o.alive or o.element == element.id or self.state.elements[o.element].hidden:
                         continue
-                    if rect.intersection(base_of(self.book, o)).area > 1e-6:
+                    if not apart(bounds_of(self.book, o), box) and rect.intersection(base_of(self.book, o)).area > 1e-6:
                         raise IllegalAction(f"'{sid}' would end overlapping '{o.id}'", "DD-3.20")
                 for other_id, other in moved.items():
                     if other_id < sid and rect.intersection(base_of(self.book, other)).area > 1e-6:
@@ -320,12 +371,45 @@ class Game:
         ]
 
     def legal_actions(self, side: str) -> list[dict]:
-        """Every action the side may take now, with cost, clause and free parameters (DESIGN §4)."""
+        """Every action the side may take now, with cost, clause and free parameters (DESIGN §4).
+
+        A listing depends on the state alone (and on ``los_override``, which must answer from its two
+        arguments alone: set a new one to change its answers). So it is kept with a byte image of the
+        state it was made from, and handed out again, as a fresh copy, while the state is the same (a
+        refused action changes nothing; players often ask again). Within a listing each element's
+        offers are kept the same way, with images of the table and of the element (:meth:`kept`)."""
+        table, rest = state_images(self.state, self.sight_key())
+        key = (side, self.los_override, table, rest)
+        if self._listed[0] != key:
+            if self._table[0] is not self.los_override or self._table[1] != table:
+                self._table = (self.los_override, table, {}, {})
+                self.prefetch_los()  # the sightlines the listing will ask, in one batch
+            self.listing_memo = self._table[2]
+            try:
+                out = self._list_actions(side)
+            finally:
+                self.listing_memo = None
+            self._listed = (key, pickle.dumps(out, pickle.HIGHEST_PROTOCOL))
+        return pickle.loads(self._listed[1])
+
+    def kept(self, el: Element, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
+        """The offers ``make()`` lists for an element (``what``: the activation option, and so on), kept
+        from an earlier listing while neither the table (``memo.state_images``) nor the element has
+        changed. Only while listing; the lists are the listing's own and never handed out."""
+        assert self.listing_memo is not None, "offers are kept only while listing"
+        kept = self._table[3]
+        key = (what, image(tuple(vars(el).values())))
+        if key not in kept:
+            if len(kept) > 10_000:
+                kept.clear()
+            kept[key] = make()
+        return kept[key]
+
+    def _list_actions(self, side: str) -> list[dict]:
         try:
             self._check_turn(side)
         except IllegalAction:
             return []
-        self.prefetch_los()
         pool = self.state.sides[side]
         out: list[dict] = []
         for el in self.activatable(side):
@@ -334,9 +418,11 @@ class Game:
                     continue
                 if opt["tokens"] > pool.ambush_tokens:
                     continue
-                out.extend(self._element_actions(el, opt))
+                out.extend(self.kept(el, tuple(opt.values()), functools.partial(self._element_actions, el, opt)))
         for skind in SIDE_ACTIONS.values():
             out.extend(skind.offers(self, side))
+        if side == "allied":  # what the side cannot pay for (a Recon Sweep's 2 CP, DD-4.19) is not offered
+            out = [a for a in out if a["cost"] <= pool.cp]
         out.append({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
                     "params": {}})
         return out

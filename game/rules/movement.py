@@ -21,10 +21,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Polygon
 
 from game.rules.errors import IllegalAction
-from game.rules.state import Element, Stand, base_of
+from game.rules.state import Element, Stand, apart, base_of, bounds_of
 from game.world.features import base_corners
 
 if TYPE_CHECKING:
@@ -73,9 +73,23 @@ class Plan:
     "activation_over" (DD-2.30: and the element's activation ends)."""
 
 
+def _sweep_key(stand: Stand, dest: Stand) -> tuple:
+    return "sweep", stand.type, stand.x, stand.y, stand.facing, dest.x, dest.y, dest.facing
+
+
 def sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:
     """The area a base sweeps moving in a straight line from one place to another: the convex hull
-    of both rectangles' corners (Andrew's monotone chain on eight points)."""
+    of both rectangles' corners (Andrew's monotone chain on eight points). Cached for the game."""
+    key = _sweep_key(stand, dest)
+    swept = g.measured.get(key)
+    if swept is None:
+        if len(g.measured) > 100_000:
+            g.measured.clear()
+        swept = g.measured[key] = _sweep(g, stand, dest)
+    return swept
+
+
+def _sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:
     b = g.book.base_of(stand.type)
     pts = sorted(set(base_corners(stand.x, stand.y, stand.facing, b.width, b.depth))
                  | set(base_corners(dest.x, dest.y, dest.facing, b.width, b.depth)))
@@ -100,14 +114,11 @@ def centre(stands: list[Stand]) -> tuple[float, float]:
 def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: str) -> tuple[float, list[str], bool]:
     """The allowance for one stand's move after terrain (G-01), the terrain ids crossed, and whether
     its centre stayed on a trail (DD-3.2)."""
-    swept = sweep(g, stand, dest)
-    path = LineString([(stand.x, stand.y), (dest.x, dest.y)]) if (stand.x, stand.y) != (dest.x, dest.y) \
-        else Point(stand.x, stand.y)
-    on_trail = g.table.on_trail(path)
+    on_trail = g.table.path_on_trail(stand.x, stand.y, dest.x, dest.y)
     base = base_allowance(g, element, mode)
     if on_trail:
         return litter_cap(g, stand, base, ["trail"]) + (True,)
-    terrains = g.table.terrain_along(swept)
+    terrains = g.table.terrain_along(sweep(g, stand, dest), key=_sweep_key(stand, dest))
     allowance = min(t.allowance(base) for t in terrains)
     ids = [t.id for t in terrains]
     if any(t.uphill_half for t in terrains) and climbs(g, stand, dest):
@@ -206,15 +217,11 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     for s in stands:
         d = dests[s.id]
         swept = sweep(g, s, d)
-        sx0, sy0, sx1, sy1 = swept.bounds
+        box = swept.bounds
         for o in g.state.stands.values():
             if not o.alive or o.element == element.id or g.state.elements[o.element].hidden:
                 continue
-            other = base_of(g.book, o)
-            ox0, oy0, ox1, oy1 = other.bounds
-            if ox0 > sx1 or ox1 < sx0 or oy0 > sy1 or oy1 < sy0:
-                continue
-            if swept.intersection(other).area <= 1e-6:
+            if apart(bounds_of(g.book, o), box) or swept.intersection(base_of(g.book, o)).area <= 1e-6:
                 continue
             if o.side != element.side:
                 raise IllegalAction(f"'{s.id}' cannot move through enemy stand '{o.id}'", "DD-3.20")

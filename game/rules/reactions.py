@@ -77,10 +77,12 @@ def watched_zone(g: Game, el: Element, marker: dict):
     ow = fire.combat().overwatch
     if marker["kind"] == "corridor":
         return LineString([tuple(marker["from"]), tuple(marker["to"])]).buffer(ow.corridor_width / 2.0)
-    return unary_union([
-        _sector(s.x, s.y, marker["facing"], ow.arc, g.book.stands[s.type].range)
-        for s in g.state.living(el)
-    ])
+    arcs = tuple((s.x, s.y, g.book.stands[s.type].range) for s in g.state.living(el))
+    key = ("overwatch arc", marker["facing"], arcs)
+    zone = g.measured.get(key)
+    if zone is None:  # cached for the game: the same marker watches through many moves
+        zone = g.measured[key] = unary_union([_sector(x, y, marker["facing"], ow.arc, r) for x, y, r in arcs])
+    return zone
 
 
 class SetOverwatch(ActionKind):

@@ -13,11 +13,12 @@ import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from game.rules.data import Rulebook
 from game.rules.scenario import Scenario
-from game.world.features import base_rectangle
+from game.world.features import base_bounds, base_rectangle
 
 
 @dataclass
@@ -205,15 +206,33 @@ def base_of(book: Rulebook, stand: Stand):
     return base_rectangle(stand.x, stand.y, stand.facing, b.width, b.depth)
 
 
+def bounds_of(book: Rulebook, stand: Stand) -> tuple[float, float, float, float]:
+    """The bounds of a stand's base rectangle: (min x, min y, max x, max y)."""
+    b = book.base_of(stand.type)
+    return base_bounds(stand.x, stand.y, stand.facing, b.width, b.depth)
+
+
+def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Are two bounding boxes apart? Then the shapes inside them cannot overlap."""
+    return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
+
+
 TOKEN_RADIUS = 0.5
 """A casualty token is a 25 mm disc (G-15)."""
 
 
 def token_shape(token: dict):
     """The footprint of a casualty token on the table."""
+    return disc(token["x"], token["y"], TOKEN_RADIUS)
+
+
+@lru_cache(maxsize=4096)
+def disc(x: float, y: float, radius: float):
+    """A round footprint on the table (a casualty token, a Blind marker): immutable, so cached by
+    position."""
     from shapely.geometry import Point
 
-    return Point(token["x"], token["y"]).buffer(TOKEN_RADIUS, quad_segs=8)
+    return Point(x, y).buffer(radius, quad_segs=8)
 
 
 def initial_state(scenario: Scenario, seed: int, streams: dict[str, int]) -> GameState:

@@ -96,6 +96,14 @@ def base_corners(x: float, y: float, facing: float, width: float, depth: float) 
 
 
 @lru_cache(maxsize=1 << 16)
+def base_bounds(x: float, y: float, facing: float, width: float, depth: float) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a stand's base: the bounds of :func:`base_rectangle`."""
+    corners = base_corners(x, y, facing, width, depth)
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@lru_cache(maxsize=1 << 16)
 def base_rectangle(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
     """A stand's base as a rotated rectangle (see :func:`base_corners`). Shapely geometries are
     immutable, so the rectangles are cached: the rules ask for the same bases many times per action.

@@ -11,6 +11,7 @@ top of the ground terrain; where two ground features overlap, the later one in t
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 import shapely
@@ -45,8 +46,9 @@ class TableMap:
         self.tree = STRtree([h.shape for h in self.hits]) if self.hits else None
         self.open = book.terrain["open"]
         self._trail_cache: dict[bytes, bool] = {}
-        self._point_trail: dict[tuple[float, float], bool] = {}
-        self._along: dict[bytes, list[TerrainType]] = {}
+        self._path_trail: dict[tuple[float, float, float, float], bool] = {}
+        self._along: dict[Hashable, list[TerrainType]] = {}
+        self._at: dict[tuple[float, float], tuple[TerrainHit, ...]] = {}
 
     # -- basic queries ---------------------------------------------------------------------------
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
@@ -56,8 +58,15 @@ class TableMap:
         return [self.hits[i] for i in idx if self.hits[i].shape.intersects(geom)]
 
     def features_at(self, x: float, y: float) -> list[TerrainHit]:
-        """Every feature under a point, in scenario order."""
-        return self._candidates(Point(x, y))
+        """Every feature under a point, in scenario order. Cached by position: the rules ask about the
+        same stands again and again."""
+        key = (x, y)
+        hits = self._at.get(key)
+        if hits is None:
+            if len(self._at) > 50_000:
+                self._at.clear()
+            hits = self._at[key] = tuple(self._candidates(Point(x, y)))
+        return list(hits)
 
     def ground_at(self, x: float, y: float) -> TerrainType:
         """The ground terrain under a point (the last non-overlay feature there, else open)."""
@@ -77,10 +86,11 @@ class TableMap:
         terrains = self.terrain_under(base)
         return max(terrains, key=lambda t: (COVER_ORDER[t.cover], -t.save, -t.to_hit))
 
-    def terrain_along(self, swept: BaseGeometry) -> list[TerrainType]:
+    def terrain_along(self, swept: BaseGeometry, key: Hashable = None) -> list[TerrainType]:
         """Every terrain type a moving base passes through, ground included (G-01 rule 2). Cached by
-        the swept area's shape: the rules ask again and again while listing moves."""
-        key = swept.wkb
+        the swept area's shape (``key``: a cheaper exact name for it, when the caller has one): the
+        rules ask again and again while listing moves."""
+        key = swept.wkb if key is None else key
         if key not in self._along:
             if len(self._along) > 50_000:
                 self._along.clear()
@@ -114,12 +124,21 @@ class TableMap:
             self._trail_cache[key] = bool(trails) and shapely.union_all(trails).buffer(0.02).covers(centre_path)
         return self._trail_cache[key]
 
+    def path_on_trail(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Does a stand's centre path from (x0, y0) to (x1, y1) (a point when they are the same) stay
+        on trail features (DD-3.2)? Cached by its ends."""
+        key = (x0, y0, x1, y1)
+        hit = self._path_trail.get(key)
+        if hit is None:
+            if len(self._path_trail) > 50_000:
+                self._path_trail.clear()
+            path = Point(x0, y0) if (x0, y0) == (x1, y1) else LineString([(x0, y0), (x1, y1)])
+            hit = self._path_trail[key] = self.on_trail(path)
+        return hit
+
     def point_on_trail(self, x: float, y: float) -> bool:
         """Is this point on a trail (DD-3.2)? Cached by position."""
-        key = (x, y)
-        if key not in self._point_trail:
-            self._point_trail[key] = self.on_trail(Point(x, y))
-        return self._point_trail[key]
+        return self.path_on_trail(x, y, x, y)
 
     def within_table(self, geom: BaseGeometry) -> bool:
         return self.bounds.covers(geom)

@@ -1,0 +1,106 @@
+"""What a listing of legal actions depends on, and remembering answers while it stays the same.
+
+Listing the legal actions (``Game.legal_actions``) asks the same questions again and again: targets
+in sight, Echoes in sight, who can shoot, what a stand's move would cross. The answers depend on the
+state, and most of the state stands still from one listing to the next. So the state is split in two
+parts, imaged as bytes that are equal only for equal values:
+
+* **the table**: where every stand, Blind marker and casualty token is, who is hidden, the weather,
+  the light and what blocks sight. An element's offers read the table and the element itself;
+* **the rest**: each element's orders and marks (activations, Pinned, Overwatch, ...), a Blind's
+  activation counts, the sides' pools, the impulse bookkeeping, the dice. No offers read another
+  element's orders and marks.
+
+Every field of the state is named in exactly one of the two parts (checked when this module loads),
+so a new field is never forgotten. Answers kept under an image hold exactly as long as the image is
+the same; nothing needs to be told when the state changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import pickle
+from collections.abc import Callable, Hashable
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from game.rules.state import Blind, Element, GameState, SideState, Stand
+
+if TYPE_CHECKING:
+    from game.rules.game import Game
+
+TABLE_FIELDS = {
+    Stand: tuple(f.name for f in dataclasses.fields(Stand)),
+    Element: ("id", "side", "name", "kind", "quality", "stands", "blind", "reserve"),
+    Blind: ("id", "side", "x", "y", "dummy", "elements", "state", "stealth"),
+    GameState: ("scenario_id", "weather", "time_of_day", "tokens", "clocks", "structures", "casevac",
+                "ambush_points"),
+}
+OTHER_FIELDS = {
+    Stand: (),
+    Element: ("pinned", "winded", "winded_slow", "activations", "move_actions", "sprinted_this_turn",
+              "sprinted_last_turn", "hold_position", "conceal", "last_move", "overwatch", "low_ammo", "bank",
+              "fired_turn", "exposed_turn", "illuminated_turn"),
+    Blind: ("activations", "move_actions", "act_turn", "sprint_turn", "conceal"),
+    GameState: ("seed", "turn", "turns", "phase", "to_act", "first_side", "rng", "passes", "impulse", "seq",
+                "over", "result", "smoke", "threat", "civic_drift", "next_blind", "solo"),
+}
+"""GameState's ``sides``, ``elements``, ``stands`` and ``blinds`` are imaged object by object (each
+side's pools go to the rest); its ``smoke`` enters the table as the clouds that block sight now."""
+
+for _cls, _names in TABLE_FIELDS.items():
+    _objects = ("sides", "elements", "stands", "blinds") if _cls is GameState else ()
+    assert sorted(_names + OTHER_FIELDS[_cls] + _objects) == sorted(f.name for f in dataclasses.fields(_cls)), \
+        f"name every field of {_cls.__name__} in TABLE_FIELDS or OTHER_FIELDS"
+_table = {cls: attrgetter(*names) for cls, names in TABLE_FIELDS.items()}
+_other = {cls: attrgetter(*names) for cls, names in OTHER_FIELDS.items() if names}
+_side = attrgetter(*(f.name for f in dataclasses.fields(SideState)))
+
+
+def image(obj: Any) -> bytes:
+    """Bytes equal only for equal values (a pickle: what it reads back equals ``obj``; an int and a
+    float, or 0.0 and -0.0, give different bytes)."""
+    return pickle.dumps(obj, pickle.HIGHEST_PROTOCOL)
+
+
+def state_images(s: GameState, sight: tuple) -> tuple[bytes, bytes]:
+    """(the table, the rest): together equal only for equal states. ``sight`` is what blocks sight
+    now (``Game.sight_key``), which stands in the table for the raw ``smoke``."""
+    table = (
+        tuple(s.stands), list(map(_table[Stand], s.stands.values())),
+        tuple(s.elements), list(map(_table[Element], s.elements.values())),
+        tuple(s.blinds), list(map(_table[Blind], s.blinds.values())),
+        _table[GameState](s), sight,
+    )
+    rest = (
+        list(map(_other[Element], s.elements.values())), list(map(_other[Blind], s.blinds.values())),
+        _other[GameState](s), tuple(s.sides), list(map(_side, s.sides.values())),
+    )
+    return image(table), image(rest)
+
+
+def table_memo(key: Callable[..., Hashable]):
+    """Remember a rules function's answers while the table stands still, for listings.
+
+    ``fn(g, *args)`` must read nothing of the state but the table, and ``key(*args)`` must name what
+    it reads of its arguments. Offers ask the same questions many times, within a listing and from
+    one listing to the next while nothing moves. Outside a listing (checking or resolving an action,
+    the AI) the function is simply called. An answer is shared by every caller: callers must not
+    change it.
+    """
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def remembered(g: Game, *args):
+            memo = g.listing_memo
+            if memo is None:
+                return fn(g, *args)
+            k = (fn, key(*args))
+            if k not in memo:
+                memo[k] = fn(g, *args)
+            return memo[k]
+
+        return remembered
+
+    return decorate

@@ -1,0 +1,199 @@
+"""Legal-action listings are kept while the state stands still (``Game.legal_actions``, game.rules.memo):
+whatever changes the state, by an action or by hand, the next listing must equal the one a new game
+built from the serialized state makes from scratch."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from types import SimpleNamespace
+
+import pytest
+
+from game.rules import memo
+from game.rules.dice import Dice, seed_streams
+from game.rules.errors import IllegalAction
+from game.rules.game import Game
+from game.rules.scenario import resolve_scenario
+from game.rules.state import Blind, Element, GameState, Stand
+from game.rules.turn import start_turn
+
+
+def clear_sight(a, b):
+    return SimpleNamespace(visible=True, fraction=1.0, distance=0.0)
+
+
+def fresh(g: Game) -> Game:
+    """The same state in a new game: nothing kept from earlier listings."""
+    other = Game.restore(g.scenario, g.snapshot(), g.book)
+    other.los_override = g.los_override
+    return other
+
+
+def assert_listings_fresh(g: Game) -> None:
+    new = fresh(g)
+    for side in ("allied", "insurgent"):
+        assert g.legal_actions(side) == new.legal_actions(side), side
+
+
+def new_game(sid: str, seed: int = 3, sight=None) -> Game:
+    g = Game(resolve_scenario(sid), seed, start=False)
+    g.los_override = sight
+    start_turn(g)
+    return g
+
+
+def fill(action: dict, rng: Dice) -> dict:
+    """A listed action with its free parameters filled at random (some refused, most accepted)."""
+    out = {k: v for k, v in action.items() if k not in ("params", "label")}
+    for name, p in action.get("params", {}).items():
+        if p.get("optional") and rng.below(2) == 0:
+            continue
+        if p.get("kind") == "point":
+            r, th = p["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
+            out[name] = [p["from"][0] + r * math.cos(th), p["from"][1] + r * math.sin(th)]
+        elif isinstance(p.get("choices"), list) and p["choices"]:
+            out[name] = p["choices"][rng.below(len(p["choices"]))]
+    return out
+
+
+@pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation"])
+@pytest.mark.parametrize("sight", [None, clear_sight], ids=["real LOS", "clear sight"])
+def test_every_listing_of_a_random_game_equals_a_fresh_one(sid, sight):
+    """Moves, fire, pins, reveals, casualties, new turns: after each action, accepted or refused, the
+    listings equal those of a game restored from the serialized state."""
+    g = new_game(sid, 4, sight)
+    rng = Dice(seed_streams(11))
+    kinds = set()
+    for _ in range(160):
+        if g.state.over:
+            break
+        side = g.state.to_act
+        acts = g.legal_actions(side)
+        assert acts == fresh(g).legal_actions(side)
+        action = fill(acts[rng.below(len(acts))], rng)
+        try:
+            g.act(side, action)
+            kinds.add(action["type"])
+        except IllegalAction:
+            pass
+        assert_listings_fresh(g)
+    assert {"move", "hold"} <= kinds
+
+
+def test_a_refusal_hands_out_the_same_listing_as_fresh_copies():
+    g = new_game("village_sweep")
+    first = g.legal_actions("allied")
+    with pytest.raises(IllegalAction):
+        g.act("allied", {"type": "fire", "element": "sq1", "target": "nobody"})
+    again = g.legal_actions("allied")
+    assert again == first and again is not first and again[0] is not first[0]
+    again[0]["label"] = "changed by the caller"
+    again[0]["params"]["x"] = 1
+    again.append({"type": "bogus"})
+    assert g.legal_actions("allied") == first
+
+
+@pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation"])
+@pytest.mark.parametrize("change", [
+    "move a stand", "turn a stand", "kill a stand", "pin", "rally", "wind", "spend CP", "activate",
+    "overwatch", "low ammo", "add a token", "carry a token", "stabilize a token", "rubble", "smoke",
+    "night", "new turn", "reveal", "echo", "move a blind", "activate a blind",
+])
+def test_a_change_by_hand_is_never_missed(sid, change):
+    """Tests, tools and the session change the state directly; a kept listing must notice."""
+    g = new_game(sid, sight=clear_sight)
+    s = g.state
+    for side in ("allied", "insurgent"):
+        g.legal_actions(side)
+    el = next(e for e in s.elements.values() if e.side == "allied" and s.living(e))
+    st = s.living(el)[0]
+    own_blinds = [b for b in s.blinds.values() if b.side == "allied"]
+    enemy_blinds = [b for b in s.blinds.values() if b.side == "insurgent"]
+    if "blind" in change or change in ("reveal", "echo"):
+        if not enemy_blinds or not own_blinds:
+            pytest.skip("no Blinds on this table")
+    if change == "move a stand":
+        st.x += 0.5
+    elif change == "turn a stand":
+        st.facing = (st.facing + 90) % 360
+    elif change == "kill a stand":
+        st.alive = False
+    elif change == "pin":
+        el.pinned = True
+    elif change == "rally":
+        el.pinned, el.winded = True, True
+        g.legal_actions("allied")
+        el.pinned = False
+    elif change == "wind":
+        el.winded = el.winded_slow = True
+    elif change == "spend CP":
+        s.sides["allied"].cp = 1
+    elif change == "activate":
+        el.activations, el.move_actions = 1, 1
+    elif change == "overwatch":
+        el.overwatch = {"kind": "arc", "facing": 0.0, "turn": s.turn, "activations": el.activations}
+    elif change == "low ammo":
+        el.low_ammo = True
+    elif change == "add a token":
+        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+    elif change == "carry a token":
+        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+        g.legal_actions("allied")
+        s.tokens[-1]["carrier"] = st.id
+    elif change == "stabilize a token":
+        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+        g.legal_actions("allied")
+        s.tokens[-1]["state"] = "stabilized"
+    elif change == "rubble":
+        s.structures[g.scenario.features[0].id] = {"hp": 0, "state": "rubble"}
+    elif change == "smoke":
+        s.smoke.append({"id": "d1", "x": st.x + 3, "y": st.y, "radius": 1.0, "turn": s.turn, "impulse": s.impulse})
+    elif change == "night":
+        s.time_of_day = "night_dark"
+    elif change == "new turn":
+        s.turn += 1
+        for e in s.elements.values():
+            e.activations = e.move_actions = 0
+    elif change == "reveal":
+        from game.rules.detection import reveal
+
+        reveal(g, enemy_blinds[0], "test", "DD-4.11")
+    elif change == "echo":
+        for b in enemy_blinds:
+            b.state = "echo"
+    elif change == "move a blind":
+        enemy_blinds[0].x += 1.0
+    elif change == "activate a blind":
+        b = own_blinds[0]
+        b.act_turn, b.activations, b.move_actions = s.turn, 1, 1
+    assert_listings_fresh(g)
+
+
+def test_a_new_los_override_is_asked():
+    g = new_game("village_sweep", sight=clear_sight)
+    side = g.state.to_act
+    seen = g.legal_actions(side)
+    g.los_override = lambda a, b: SimpleNamespace(visible=False, fraction=0.0, distance=0.0)
+    blind = g.legal_actions(side)
+    assert blind != seen
+    assert blind == fresh(g).legal_actions(side)
+
+
+def test_every_field_of_the_state_is_in_the_table_or_the_rest():
+    """A new field must be classed (game.rules.memo): on the table (what offers may read) or not."""
+    for cls in (Stand, Element, Blind, GameState):
+        named = set(memo.TABLE_FIELDS[cls]) | set(memo.OTHER_FIELDS[cls])
+        objects = {"sides", "elements", "stands", "blinds"} if cls is GameState else set()
+        assert named | objects == {f.name for f in dataclasses.fields(cls)}, cls.__name__
+
+
+def test_state_images_tell_equal_values_of_different_types_apart():
+    """10 and 10.0 (or 0.0 and -0.0) print differently in a listing, so they must not share one."""
+    g = new_game("village_sweep")
+    st = next(iter(g.state.stands.values()))
+    images = []
+    for x in (10.0, 10, 0.0, -0.0):
+        st.x = x
+        images.append(memo.state_images(g.state, g.sight_key()))
+    assert len(set(images)) == 4
