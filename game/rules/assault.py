@@ -159,6 +159,13 @@ def fall_back(g: Game, loser: Element, winner: Element) -> None:
             "text": f"{loser.name} falls back 4\" and is Pinned"}, visible=g.visibility_of_element(loser))
 
 
+@table_memo(lambda el, reach: (el.id, reach))
+def _within_reach(g: Game, el: Element, reach: float) -> list[Stand]:
+    """Confirmed enemy stands within ``reach`` of a stand of the element, base edge to base edge."""
+    mine = g.state.living(el)
+    return [t for t in fire.enemy_stands(g, el.side) if any(fire.gap(g, s, t) <= reach for s in mine)]
+
+
 class Assault(ActionKind):
     """Close Assault (DD-5.22, G-34): a Patrol-speed move ending within 2" of a Confirmed enemy."""
 
@@ -170,12 +177,10 @@ class Assault(ActionKind):
 
         if el.pinned:
             return []
-        reach = base_allowance(g, el, "patrol") + fire.combat().assault.reach
-        mine = g.state.living(el)
-        foes = [t for t in fire.enemy_stands(g, el.side) if any(fire.gap(g, s, t) <= reach for s in mine)]
+        foes = _within_reach(g, el, base_allowance(g, el, "patrol") + fire.combat().assault.reach)
         if not foes:
             return []
-        cx, cy = centre(mine)
+        cx, cy = centre(g.state.living(el))
         return [{"type": self.type, **common, "clause": "DD-5.22; G-34",
                  "label": f"{el.name}: Close Assault ({price})",
                  "params": {"to": {"kind": "point", "max": base_allowance(g, el, "patrol"),
@@ -282,6 +287,7 @@ class FragGrenade(ActionKind):
 
 
 # -- satchel charges and mouseholes -----------------------------------------------------------------
+@table_memo(lambda st, types, contact: (st.id, st.x, st.y, st.facing, types, contact))
 def _features_touching(g: Game, st: Stand, types: tuple[str, ...], contact: float) -> list:
     rect = base_of(g.book, st)
     out = []

@@ -194,26 +194,14 @@ class BlindMove(SideActionKind):
             cost = price(g, b)
             if cost is None:
                 continue
-            pr = f"{cost['cost']} CP" if side == "allied" else (
-                f"{cost['tokens']} Ambush Token" if cost["tokens"] else "free")
-            common = {"blind": b.id, "cost": cost["cost"], "tokens": cost["tokens"], "cost_clause": cost["clause"]}
             _, moves = counts(g, b)
             els = contents(g, b)
             moved = moves > 0 or any(e.move_actions >= g.book.turn.max_move_actions for e in els)
-            if not moved:
-                for mode in ("patrol", "trail_rush", "sprint"):
-                    if mode == "sprint" and any(e.pinned for e in els):
-                        continue
-                    if mode == "trail_rush" and not g.table.point_on_trail(b.x, b.y):
-                        continue
-                    name, clause = MODES[mode]
-                    reach = allowance(g, b, mode)
-                    out.append({"type": self.type, "mode": mode, **common, "clause": f"{clause}; G-17",
-                                "label": f"Blind {b.id}: {name} up to {reach:g}\" ({pr})",
-                                "params": {"to": {"kind": "point", "max": reach, "from": [b.x, b.y],
-                                                  "doc": "the marker's new position"}}})
-            out.append({"type": "blind_hold", **common, "clause": "DD-4.38; G-32",
-                        "label": f"Blind {b.id}: Hold / Conceal ({pr})", "params": {}})
+            # what the marker's offers read besides the Blind and the table: its price, the move used
+            # this turn, and its elements' Pinned (no Sprint) and Winded (half moves) marks
+            marks = (tuple(e.pinned for e in els), tuple(e.winded_slow for e in els))
+            out += g.kept(b, ("marker", *cost.values(), moved, marks),
+                          functools.partial(self._marker, g, b, cost, moved))
             if b.dummy:
                 continue
             pool = g.state.sides[side]
@@ -224,6 +212,29 @@ class BlindMove(SideActionKind):
                 for opt in opts:
                     out += g.kept(el, ("from_blind", b.id, moved, *opt.values()),
                                   functools.partial(self._from_blind, g, b, el, opt, moved))
+        return out
+
+    def _marker(self, g: Game, b: Blind, cost: dict, moved: bool) -> list[dict]:
+        """The Blind's own moves and Hold/Conceal."""
+        pr = f"{cost['cost']} CP" if b.side == "allied" else (
+            f"{cost['tokens']} Ambush Token" if cost["tokens"] else "free")
+        common = {"blind": b.id, "cost": cost["cost"], "tokens": cost["tokens"], "cost_clause": cost["clause"]}
+        out = []
+        if not moved:
+            els = contents(g, b)
+            for mode in ("patrol", "trail_rush", "sprint"):
+                if mode == "sprint" and any(e.pinned for e in els):
+                    continue
+                if mode == "trail_rush" and not g.table.point_on_trail(b.x, b.y):
+                    continue
+                name, clause = MODES[mode]
+                reach = allowance(g, b, mode)
+                out.append({"type": self.type, "mode": mode, **common, "clause": f"{clause}; G-17",
+                            "label": f"Blind {b.id}: {name} up to {reach:g}\" ({pr})",
+                            "params": {"to": {"kind": "point", "max": reach, "from": [b.x, b.y],
+                                              "doc": "the marker's new position"}}})
+        out.append({"type": "blind_hold", **common, "clause": "DD-4.38; G-32",
+                    "label": f"Blind {b.id}: Hold / Conceal ({pr})", "params": {}})
         return out
 
     def _from_blind(self, g: Game, b: Blind, el: Element, opt: dict, moved: bool) -> list[dict]:

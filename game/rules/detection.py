@@ -269,10 +269,13 @@ def after_action(g: Game) -> None:
     s = g.state
     if s.over:
         return
+    watchers: dict[str, list[Stand | Blind]] = {}  # an Echo appearing moves no one: one list a side
     for b in list(s.blinds.values()):
         if b.state != "blind" or b.id not in s.blinds:
             continue
-        w = sees_marker(g, b, observers_of(g, b.side))
+        if b.side not in watchers:
+            watchers[b.side] = observers_of(g, b.side)
+        w = sees_marker(g, b, watchers[b.side])
         if w is not None:
             make_echo(g, b, "an enemy unit has it within its visual cutoff", "DD-4.9 (a)")
 

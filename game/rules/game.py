@@ -19,7 +19,7 @@ import copy
 import functools
 import math
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -31,7 +31,8 @@ from game.rules.errors import IllegalAction
 from game.rules.memo import image, state_images
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.scenario import Scenario
-from game.rules.state import Blind, Element, GameState, Stand, apart, base_of, bounds_of, initial_state
+from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
+from game.world.features import apart
 from game.world.tablemap import TableMap
 
 RULESET = "dinky_dau"
@@ -234,21 +235,27 @@ class Game:
         self._prefetched = (cond, where)
         if not moved:
             return
-        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
-        todo = []
+        pairs = []
         for a in things["allied"]:
             a_moved = (a.id if isinstance(a, Stand) else "blind:" + a.id) in moved
-            oa = None
             for b in things["insurgent"]:
                 if not a_moved and (b.id if isinstance(b, Stand) else "blind:" + b.id) not in moved:
                     continue
                 if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach or math.hypot(a.x - b.x, a.y - b.y) > reach:
                     continue
-                oa = oa or self.observer(a)
-                ob = self.observer(b)
-                for key in ((oa, ob, cond), (ob, oa, cond)):
-                    if key not in results:
-                        todo.append(key)
+                pairs += ((a, b), (b, a))
+        self.trace_sightlines(pairs)
+
+    def trace_sightlines(self, pairs: Iterable[tuple[Stand | Blind, Stand | Blind]]) -> None:
+        """Answer, in one batched trace, the sightlines of these pairs (from the first to the second)
+        that are not known yet, for ``line_of_sight`` to find: the same answers as asking one by one,
+        for a fraction of the cost when there are a few of them."""
+        if self.los_override is not None:
+            return
+        cond = self.conditions()
+        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+        todo = list(dict.fromkeys(key for a, b in pairs if (key := (self.observer(a), self.observer(b), cond))
+                                  not in results))
         if todo:
             if len(results) + len(todo) > 200_000:
                 results.clear()
@@ -392,13 +399,14 @@ class Game:
             self._listed = (key, pickle.dumps(out, pickle.HIGHEST_PROTOCOL))
         return pickle.loads(self._listed[1])
 
-    def kept(self, el: Element, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
-        """The offers ``make()`` lists for an element (``what``: the activation option, and so on), kept
-        from an earlier listing while neither the table (``memo.state_images``) nor the element has
-        changed. Only while listing; the lists are the listing's own and never handed out."""
+    def kept(self, thing: Element | Blind, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
+        """The offers ``make()`` lists for an element or a Blind, kept from an earlier listing while
+        neither the table (``memo.state_images``) nor the thing itself has changed; ``what`` names all
+        else they read (the activation option, and so on). Only while listing; the lists are the
+        listing's own and never handed out."""
         assert self.listing_memo is not None, "offers are kept only while listing"
         kept = self._table[3]
-        key = (what, image(tuple(vars(el).values())))
+        key = (what, image(tuple(vars(thing).values())))
         if key not in kept:
             if len(kept) > 10_000:
                 kept.clear()

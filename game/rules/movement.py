@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 from shapely.geometry import Polygon
 
 from game.rules.errors import IllegalAction
-from game.rules.state import Element, Stand, apart, base_of, bounds_of
-from game.world.features import base_corners
+from game.rules.state import Element, Stand, base_of, bounds_of
+from game.world.features import apart, base_corners
 
 if TYPE_CHECKING:
     from game.rules.game import Game

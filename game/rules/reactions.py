@@ -32,6 +32,7 @@ from game.rules import fire
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.state import Element, Stand
+from game.world.features import apart
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -188,11 +189,14 @@ def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
         if el.side == mover.side or overwatch_active(g, el) is None:
             continue
         zone = watched_zone(g, el, el.overwatch)
+        box = zone.bounds
         ts = []
         for sid, (x, y, _) in plan.moves.items():
             s = g.state.stands[sid]
             if not s.alive or (s.x, s.y) == (x, y):
                 continue
+            if apart((min(s.x, x), min(s.y, y), max(s.x, x), max(s.y, y)), box):
+                continue  # the path cannot meet the zone
             path = LineString([(s.x, s.y), (x, y)])
             inside = path.intersection(zone)
             if inside.is_empty or inside.length <= 1e-6:

@@ -212,11 +212,6 @@ def bounds_of(book: Rulebook, stand: Stand) -> tuple[float, float, float, float]
     return base_bounds(stand.x, stand.y, stand.facing, b.width, b.depth)
 
 
-def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Are two bounding boxes apart? Then the shapes inside them cannot overlap."""
-    return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
-
-
 TOKEN_RADIUS = 0.5
 """A casualty token is a 25 mm disc (G-15)."""
 

@@ -95,6 +95,11 @@ def base_corners(x: float, y: float, facing: float, width: float, depth: float) 
     return tuple((x + lx * c - ly * s, y + lx * s + ly * c) for lx, ly in ((-hd, -hw), (hd, -hw), (hd, hw), (-hd, hw)))
 
 
+def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Are two bounding boxes (min x, min y, max x, max y) apart? Then the shapes in them cannot meet."""
+    return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
+
+
 @lru_cache(maxsize=1 << 16)
 def base_bounds(x: float, y: float, facing: float, width: float, depth: float) -> tuple[float, float, float, float]:
     """(min x, min y, max x, max y) of a stand's base: the bounds of :func:`base_rectangle`."""

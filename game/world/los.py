@@ -1199,7 +1199,7 @@ def _class_then_start(span: tuple[int, float, float]) -> tuple[int, float]:
 
 TAIL_RAYS = 24
 """A batched trace casts its last this-many rays one at a time."""
-BATCH_PAIRS = 12
+BATCH_PAIRS = 5
 """From this many pairs on, :meth:`TableLOS.check_many` traces them all in one batch."""
 SIGHTLINES = 12
 """Sightlines per stand-to-stand check: each eye to the other's eye and four base points and centre."""

@@ -5,7 +5,7 @@ the terrain a move passes through, whether a line crosses dense terrain (command
 whether a base stays on a trail (DD-3.2). Line of sight and elevation over the baked 3D table live in
 ``game.world.los``.
 
-Features are indexed with a shapely STRtree. Overlay terrain (trails, bunds, trenches, hills) lies on
+Features are found by their bounding boxes (a table holds a few dozen). Overlay terrain (trails, bunds, trenches, hills) lies on
 top of the ground terrain; where two ground features overlap, the later one in the scenario wins.
 """
 
@@ -17,10 +17,9 @@ from dataclasses import dataclass
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
-from shapely.strtree import STRtree
 
 from game.rules.data import Rulebook, TerrainType
-from game.world.features import Feature
+from game.world.features import Feature, apart
 
 COVER_ORDER = {"open": 0, "water": 0, "light": 1, "medium": 2, "heavy": 3}
 
@@ -43,19 +42,22 @@ class TableMap:
         self.hits = [TerrainHit(f, book.terrain[f.type], f.shape()) for f in features]
         for h in self.hits:
             shapely.prepare(h.shape)
-        self.tree = STRtree([h.shape for h in self.hits]) if self.hits else None
+        self._boxes = [h.shape.bounds for h in self.hits]
         self.open = book.terrain["open"]
         self._trail_cache: dict[bytes, bool] = {}
         self._path_trail: dict[tuple[float, float, float, float], bool] = {}
+        self._trail_areas: dict[tuple[int, ...], BaseGeometry] = {}
         self._along: dict[Hashable, list[TerrainType]] = {}
         self._at: dict[tuple[float, float], tuple[TerrainHit, ...]] = {}
 
     # -- basic queries ---------------------------------------------------------------------------
+    def _indices(self, geom: BaseGeometry) -> list[int]:
+        """The features (as indices into ``hits``, in scenario order) that ``geom`` touches."""
+        box = geom.bounds
+        return [i for i, b in enumerate(self._boxes) if not apart(b, box) and self.hits[i].shape.intersects(geom)]
+
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
-        if self.tree is None:
-            return []
-        idx = sorted(int(i) for i in self.tree.query(geom))
-        return [self.hits[i] for i in idx if self.hits[i].shape.intersects(geom)]
+        return [self.hits[i] for i in self._indices(geom)]
 
     def features_at(self, x: float, y: float) -> list[TerrainHit]:
         """Every feature under a point, in scenario order. Cached by position: the rules ask about the
@@ -120,9 +122,17 @@ class TableMap:
         """
         key = centre_path.wkb
         if key not in self._trail_cache:
-            trails = [h.shape for h in self._candidates(centre_path) if h.terrain.trail]
-            self._trail_cache[key] = bool(trails) and shapely.union_all(trails).buffer(0.02).covers(centre_path)
+            self._trail_cache[key] = self._covered_by_trails(centre_path)
         return self._trail_cache[key]
+
+    def _covered_by_trails(self, centre_path: BaseGeometry) -> bool:
+        trails = tuple(i for i in self._indices(centre_path) if self.hits[i].terrain.trail)
+        if not trails:
+            return False
+        area = self._trail_areas.get(trails)  # the trails it touches, grown by 0.02": a few serve every query
+        if area is None:
+            area = self._trail_areas[trails] = shapely.union_all([self.hits[i].shape for i in trails]).buffer(0.02)
+        return area.covers(centre_path)
 
     def path_on_trail(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """Does a stand's centre path from (x0, y0) to (x1, y1) (a point when they are the same) stay
@@ -133,7 +143,7 @@ class TableMap:
             if len(self._path_trail) > 50_000:
                 self._path_trail.clear()
             path = Point(x0, y0) if (x0, y0) == (x1, y1) else LineString([(x0, y0), (x1, y1)])
-            hit = self._path_trail[key] = self.on_trail(path)
+            hit = self._path_trail[key] = self._covered_by_trails(path)
         return hit
 
     def point_on_trail(self, x: float, y: float) -> bool:
