@@ -197,3 +197,24 @@ def test_state_images_tell_equal_values_of_different_types_apart():
         st.x = x
         images.append(memo.state_images(g.state, g.sight_key()))
     assert len(set(images)) == 4
+
+
+@pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation"])
+def test_the_state_hash_is_the_sha256_of_the_json_of_the_state(sid):
+    """GameState.hash writes the JSON straight from the dataclasses; it must be the JSON of to_dict."""
+    import hashlib
+    import json
+
+    g = new_game(sid, 7, clear_sight)
+    rng = Dice(seed_streams(5))
+    for _ in range(60):
+        if g.state.over:
+            break
+        side = g.state.to_act
+        acts = g.legal_actions(side)
+        try:
+            g.act(side, fill(acts[rng.below(len(acts))], rng))
+        except IllegalAction:
+            continue
+        blob = json.dumps(g.state.to_dict(), sort_keys=True, separators=(",", ":"))
+        assert g.hash() == hashlib.sha256(blob.encode()).hexdigest()
