@@ -181,12 +181,8 @@ def q(v: float) -> float:
 def gap(g: Game, a: Stand, b: Stand) -> float:
     """Base edge to base edge, quantised (DD chapter 3 measuring)."""
     key = ("gap", a.type, a.x, a.y, a.facing, b.type, b.x, b.y, b.facing)
-    d = g.measured.get(key)
-    if d is None:
-        if len(g.measured) > 100_000:
-            g.measured.clear()
-        d = g.measured[key] = q(base_of(g.book, a).distance(base_of(g.book, b)))
-    return d
+    d = g.measured.get(key)  # the common case first: Game.measure without a closure
+    return d if d is not None else g.measure(key, lambda: q(base_of(g.book, a).distance(base_of(g.book, b))))
 
 
 def terrain_at(g: Game, stand: Stand) -> list[TerrainType]:

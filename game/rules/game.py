@@ -163,7 +163,7 @@ class Game:
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
         self.measured: dict[tuple, Any] = {}
-        """Answers that depend only on where things stand (distances between bases), kept for the game."""
+        """Answers that depend only on where things stand (``measure``), kept for the game."""
         self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
         if state is None:
@@ -314,6 +314,16 @@ class Game:
                 seen.clear()
             seen[key] = res
         return res
+
+    def measure(self, key: tuple, work: Callable[[], Any]) -> Any:
+        """What ``work()`` answers, kept for the game under ``key``: for answers that depend only on
+        where things stand (a gap between two bases, the area a base sweeps), never on the state."""
+        answer = self.measured.get(key)
+        if answer is None:
+            if len(self.measured) > 50_000:
+                self.measured.clear()
+            answer = self.measured[key] = work()
+        return answer
 
     def elevation(self, x: float, y: float) -> float:
         """Height of the ground at a point of the real table (hills, G-01 T14), cached per table."""

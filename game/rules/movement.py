@@ -80,13 +80,7 @@ def _sweep_key(stand: Stand, dest: Stand) -> tuple:
 def sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:
     """The area a base sweeps moving in a straight line from one place to another: the convex hull
     of both rectangles' corners (Andrew's monotone chain on eight points). Cached for the game."""
-    key = _sweep_key(stand, dest)
-    swept = g.measured.get(key)
-    if swept is None:
-        if len(g.measured) > 100_000:
-            g.measured.clear()
-        swept = g.measured[key] = _sweep(g, stand, dest)
-    return swept
+    return g.measure(_sweep_key(stand, dest), lambda: _sweep(g, stand, dest))
 
 
 def _sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:

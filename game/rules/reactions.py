@@ -79,11 +79,9 @@ def watched_zone(g: Game, el: Element, marker: dict):
     if marker["kind"] == "corridor":
         return LineString([tuple(marker["from"]), tuple(marker["to"])]).buffer(ow.corridor_width / 2.0)
     arcs = tuple((s.x, s.y, g.book.stands[s.type].range) for s in g.state.living(el))
-    key = ("overwatch arc", marker["facing"], arcs)
-    zone = g.measured.get(key)
-    if zone is None:  # cached for the game: the same marker watches through many moves
-        zone = g.measured[key] = unary_union([_sector(x, y, marker["facing"], ow.arc, r) for x, y, r in arcs])
-    return zone
+    # kept for the game: the same marker watches through many moves
+    return g.measure(("overwatch arc", marker["facing"], arcs),
+                     lambda: unary_union([_sector(x, y, marker["facing"], ow.arc, r) for x, y, r in arcs]))
 
 
 class SetOverwatch(ActionKind):
