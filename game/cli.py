@@ -28,7 +28,33 @@ def _engine(args: argparse.Namespace) -> int:
     return serve_stdio()
 
 
+SHADOW_SEEDS = range(1, 6)
+"""Seeds for the pacing of a solo table: only a quarter roll (G-40) moves a Shadow Blind between games."""
+
+
+def shadow_pacing_gaps(sc, seeds=SHADOW_SEEDS) -> list[float]:
+    """DD-3.4 on a solo table seeded with Shadow Blinds only (DD-10.3): per seed, the closest distance
+    between the Allied start and the Shadow Blinds the Jungle Ghost places (DD-10.4), inches, each
+    marker a 28 mm disc as in ``pacing_gap``."""
+    import math
+
+    from shapely.geometry import Point
+
+    from game.ai.players import new_game
+    from game.rules.state import base_of
+
+    out = []
+    for seed in seeds:
+        g = new_game(sc, seed, 2, {"allied": "human", "insurgent": "ai"})
+        allied = [base_of(g.book, st) for st in g.state.side_stands("allied")]
+        marks = [Point(b.x, b.y).buffer(0.55) for b in g.state.blinds.values() if b.side == "insurgent"]
+        out.append(min((a.distance(m) for a in allied for m in marks), default=math.inf))
+    return out
+
+
 def _validate(args: argparse.Namespace) -> int:
+    import math
+
     from game.rules.scenario import ScenarioError, load_scenario, pacing_gap
 
     bad = 0
@@ -40,10 +66,17 @@ def _validate(args: argparse.Namespace) -> int:
             for p in exc.problems:
                 print(p)
             continue
-        gap = pacing_gap(sc)
+        gaps = [pacing_gap(sc)]
+        what = "forces start"
+        if math.isinf(gaps[0]) and sc.shadow_blinds:
+            gaps, what = shadow_pacing_gaps(sc), "the Shadow Blinds are placed"
+        lo, hi = min(gaps), max(gaps)
+        span = f"{lo:.1f}\"" if hi - lo < 0.05 else f"{lo:.1f}\"-{hi:.1f}\""
         note = ""
-        if "pacing_exempt" not in sc.special_rules and not 12.0 <= gap <= 18.0:
-            note = f" (note: forces start {gap:.1f}\" apart; DD-3.4 asks for 12\"-18\")"
+        if "pacing_exempt" not in sc.special_rules and not all(12.0 <= gap <= 18.0 for gap in gaps):
+            note = f" (note: {what} {span} apart; DD-3.4 asks for 12\"-18\")"
+        elif what != "forces start":
+            note = f", {sc.shadow_blinds} Shadow Blinds (DD-10.3) {span} from the start"
         print(f"{path}: ok: {sc.title}, {sc.width:g}\"x{sc.height:g}\", {len(sc.features)} features, "
               f"{len(sc.elements)} elements{note}")
     return 1 if bad else 0

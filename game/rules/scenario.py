@@ -561,6 +561,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
                 placed.append((st.id, rect))
     for side_id in SIDES:
         if sides and not any(e.side == side_id for e in elements) and not any(b.side == side_id for b in blinds):
+            if side_id == "insurgent" and shadows:
+                continue  # DD-10.3: a solo table seeded with the Jungle Ghost's Shadow Blinds only
             r.problem("element", f"side '{side_id}' has no elements or blinds")
 
     objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))

@@ -1,5 +1,7 @@
 """Each shipped scenario plays from turn 1 to the turn limit through the engine process alone, both
-sides driven by JSON-RPC calls, with every die explained and every refusal citing its clause."""
+sides driven by JSON-RPC calls, with every die explained and every refusal citing its clause. A solo
+table (Shadow Blinds only, DD-10.3) has no Insurgent force for a human to move: there the Jungle Ghost
+plays the Insurgent side through ``game.step``."""
 
 import math
 
@@ -7,7 +9,7 @@ import pytest
 
 from game.engine.client import EngineError, EngineProcess
 from game.rules.dice import Dice, seed_streams
-from game.rules.scenario import shipped_scenarios
+from game.rules.scenario import load_scenario, shipped_scenarios
 
 
 def check_roll(ev: dict) -> None:
@@ -40,8 +42,10 @@ def fill(action: dict, rng: Dice) -> dict:
 def test_whole_game_through_the_engine_process(sid):
     rng = Dice(seed_streams(31))
     rolls = refusals = actions = 0
+    solo = not any(el.side == "insurgent" for el in load_scenario(shipped_scenarios()[sid]).elements)
+    players = {"allied": "human", "insurgent": "ai" if solo else "human"}
     with EngineProcess() as e:
-        r = e.call("game.new", scenario=sid, seed=31, players={"allied": "human", "insurgent": "human"})
+        r = e.call("game.new", scenario=sid, seed=31, players=players)
         gid, view = r["game"], r["view"]
         for ev in r["events"]:
             if ev["type"] == "roll":
@@ -49,6 +53,15 @@ def test_whole_game_through_the_engine_process(sid):
                 rolls += 1
         while not view["over"]:
             side = view["to_act"]
+            if players[side] == "ai":
+                out = e.call("game.step", game=gid, side="allied")
+                for ev in out["events"]:
+                    assert ev["text"] and isinstance(ev["seq"], int)
+                    if ev["type"] == "roll" and ev.get("dice"):
+                        check_roll(ev)
+                        rolls += 1
+                view = out["view"]
+                continue
             acts = e.call("game.actions", game=gid, side=side)["actions"]
             # Mostly cheap actions, some moves and fire, so the game reaches its turn limit quickly.
             choice = acts[rng.below(len(acts))]
