@@ -52,8 +52,16 @@ def _faded(s) -> set[str]:
     return out
 
 
+class SimulationError(RuntimeError):
+    """A game that could not be played to its end: the scenario, seed and threat, and the fault."""
+
+
 def _play_star(args: tuple) -> dict:
-    return play(*args)
+    try:
+        return play(*args)
+    except Exception as exc:
+        scenario, seed, threat = args
+        raise SimulationError(f"{scenario} seed {seed} threat {threat}: {type(exc).__name__}: {exc}") from exc
 
 
 def run(scenario: str, games: int, jobs: int = 1, threat: int = 2, seed: int = 1, progress=None) -> list[dict]:
@@ -200,8 +208,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dinkydau simulate: bad scenario {a.scenario!r}: " + "; ".join(map(str, exc.problems)), file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    results = run(a.scenario, a.games, a.jobs, a.threat, a.seed,
-                  None if a.quiet else (lambda d, n: _bar(d, n, t0)))
+    try:
+        results = run(a.scenario, a.games, a.jobs, a.threat, a.seed,
+                      None if a.quiet else (lambda d, n: _bar(d, n, t0)))
+    except SimulationError as exc:
+        print(f"\ndinkydau simulate: a game failed: {exc}", file=sys.stderr)
+        return 1
     s = summary(results, a.scenario, a.threat)
     s["jobs"] = a.jobs
     s["wall_seconds"] = round(time.perf_counter() - t0, 2)

@@ -160,7 +160,13 @@ def main(argv: list[str] | None = None) -> int:
             scenario = args.scenario
             if scenario is None:
                 scenario = app.link.call("engine.hello")["scenarios"][0]["id"]
-            app.open_game_sync(scenario, args.side, args.mode, args.threat, args.seed)
+            from game.engine.client import EngineError  # the protocol client; never game.rules
+
+            try:
+                app.open_game_sync(scenario, args.side, args.mode, args.threat, args.seed)
+            except EngineError as exc:
+                print(f"dinkydau play: the engine refused the game: {exc.message}", file=sys.stderr)
+                return 2
             if args.select:
                 app.select_element(args.select)
             app.frame_camera(args.camera)

@@ -228,6 +228,10 @@ class Engine:
                     where = ".".join(x for x in ("players", side, exc.field) if x)
                     raise RpcError(INVALID_PARAMS, f"{where}: {exc.message}", {"field": where}) from exc
         players = {side: "human" if side in teams else players.get(side, "human") for side in SIDES}
+        if scenario.solo_only and players["insurgent"] != "ai":
+            raise RpcError(INVALID_PARAMS, f"players.insurgent: '{scenario.id}' is a solo table: its only Insurgent "
+                                           f"force is the Jungle Ghost's Shadow Blinds (DD-10.3), so the Insurgent "
+                                           f"side must be 'ai'", {"field": "players.insurgent"})
         game = ai_players.new_game(scenario, seed, threat, players)
         gid = f"g{self._next}"
         self._next += 1

@@ -10,3 +10,7 @@ class IllegalAction(Exception):
         self.reason = reason
         self.clause = clause
         super().__init__(f"{reason} ({clause})")
+
+    def __reduce__(self):
+        # Picklable with its reason and clause (simulate's worker processes send errors back).
+        return (type(self), (self.reason, self.clause))

@@ -546,6 +546,11 @@ def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list
         first = model.allocate(tuple(0 for _ in model.marks))
         primary = targets[first] if first is not None else target
     groups = fire_groups(g, el, shooters, primary, ctx, halve)
+    if not groups and primary is not target:
+        # The allocation's first mark is a stand no shooter sees within range (a reaction's chosen
+        # target is the closest one they do see): the fire is aimed at the chosen stand (DD-5.1).
+        primary = target
+        groups = fire_groups(g, el, shooters, primary, ctx, halve)
     if not groups:
         raise IllegalAction(f"no stand of {el.name} can see '{primary.id}' within its range", "DD-5.1; G-26")
     return Attack(el.side, el.id, ctx, groups, model, primary.id,

@@ -159,6 +159,13 @@ class Scenario:
     """Solo play: how many Shadow Blinds the Jungle Ghost adds (DD-10.3); None: the engine's policy
     (docs/ai.md, "Shadow Blinds and the scenario's own force")."""
 
+    @property
+    def solo_only(self) -> bool:
+        """A solo table (DD-10.3): no Insurgent force of its own, only the Jungle Ghost's Shadow Blinds, so
+        the Insurgent side can only be the Jungle Ghost."""
+        return bool(self.shadow_blinds) and not any(e.side == "insurgent" for e in self.elements) \
+            and not any(b.side == "insurgent" for b in self.blinds)
+
 
 # --------------------------------------------------------------------------------------------------
 # Locating a field path in the TOML text, so errors can name a line.

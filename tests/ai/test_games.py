@@ -37,3 +37,38 @@ def test_jobs_do_not_change_results():
     two = simulate.run("village_sweep", 2, jobs=2, seed=7)
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in one]
     assert strip == [{k: v for k, v in r.items() if k != "seconds"} for r in two]
+
+
+def test_ambush_fires_at_the_stand_it_chose():
+    # DD-10.7, DD-5.1: a Shadow Blind's militia springs an ambush whose allocation would start on a
+    # stand none of its shooters can see within range; the volley is aimed at the closest stand it does
+    # see (this game raised "no stand of Militia cell can see ..." and stopped).
+    from game.ai import players
+    from game.rules.scenario import resolve_scenario
+
+    g = players.new_game(resolve_scenario("search_and_destroy"), 63, 1, {"allied": "ai", "insurgent": "ai"})
+    steps = 0
+    while not g.state.over and steps < simulate.MAX_STEPS:
+        players.take_turn(g, g.state.to_act)
+        steps += 1
+    assert g.state.over
+    volleys = [e for e in g.events if e["type"] == "fire" and e.get("kind") == "ambush"]
+    assert volleys, "the game's ambush volleys were fired"
+
+
+def test_a_failed_game_names_its_seed(monkeypatch, capsys):
+    # A game that cannot be played to its end stops the run with its seed, from a worker process too.
+    from game.rules.errors import IllegalAction
+
+    real = simulate.play
+
+    def play(scenario, seed, threat=2):
+        if seed == 2:
+            raise IllegalAction("a refused action", "DD-5.1")
+        return real(scenario, seed, threat)
+
+    monkeypatch.setattr(simulate, "play", play)
+    with pytest.raises(simulate.SimulationError, match="village_sweep seed 2 threat 2: IllegalAction: a refused"):
+        simulate.run("village_sweep", 2, jobs=2)
+    assert simulate.main(["village_sweep", "--games", "2", "--jobs", "1", "--quiet"]) == 1
+    assert "seed 2" in capsys.readouterr().err

@@ -42,7 +42,7 @@ def fill(action: dict, rng: Dice) -> dict:
 def test_whole_game_through_the_engine_process(sid):
     rng = Dice(seed_streams(31))
     rolls = refusals = actions = 0
-    solo = not any(el.side == "insurgent" for el in load_scenario(shipped_scenarios()[sid]).elements)
+    solo = load_scenario(shipped_scenarios()[sid]).solo_only
     players = {"allied": "human", "insurgent": "ai" if solo else "human"}
     with EngineProcess() as e:
         r = e.call("game.new", scenario=sid, seed=31, players=players)

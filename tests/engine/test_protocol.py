@@ -90,6 +90,16 @@ def test_bad_params(engine):
     assert err.value.code == -32602
 
 
+def test_a_solo_table_needs_the_jungle_ghost(engine):
+    # DD-10.3: a table seeded with Shadow Blinds only has no Insurgent force a person could command.
+    with pytest.raises(EngineError) as err:
+        engine.call("game.new", scenario="search_and_destroy", players={"allied": "human", "insurgent": "human"})
+    assert err.value.code == -32602 and "DD-10.3" in err.value.message
+    assert err.value.data["field"] == "players.insurgent"
+    r = engine.call("game.new", scenario="search_and_destroy", players={"allied": "human", "insurgent": "ai"})
+    assert sum(1 for b in r["view"]["blinds"] if b["side"] == "insurgent") == 6
+
+
 def test_inline_scenario_with_problems_reports_them(engine):
     from tests.builders import element, scenario, stand
 
