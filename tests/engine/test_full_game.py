@@ -51,15 +51,22 @@ def test_whole_game_through_the_engine_process(sid):
             if ev["type"] == "roll":
                 check_roll(ev)
                 rolls += 1
+
+        def explained(events: list[dict]) -> int:
+            """Every event has its text; every roll its target, modifiers and clause: the rolls seen."""
+            n = 0
+            for ev in events:
+                assert ev["text"] and isinstance(ev["seq"], int)
+                if ev["type"] == "roll" and ev.get("dice"):
+                    check_roll(ev)
+                    n += 1
+            return n
+
         while not view["over"]:
             side = view["to_act"]
             if players[side] == "ai":
                 out = e.call("game.step", game=gid, side="allied")
-                for ev in out["events"]:
-                    assert ev["text"] and isinstance(ev["seq"], int)
-                    if ev["type"] == "roll" and ev.get("dice"):
-                        check_roll(ev)
-                        rolls += 1
+                rolls += explained(out["events"])
                 view = out["view"]
                 continue
             acts = e.call("game.actions", game=gid, side=side)["actions"]
@@ -74,11 +81,7 @@ def test_whole_game_through_the_engine_process(sid):
                     raise
                 continue
             actions += 1
-            for ev in out["events"]:
-                assert ev["text"] and isinstance(ev["seq"], int)
-                if ev["type"] == "roll" and ev.get("dice"):
-                    check_roll(ev)
-                    rolls += 1
+            rolls += explained(out["events"])
             view = out["view"]
         assert view["turn"] == view["turns"] or view["result"]["reason"]
         assert view["result"] is not None and "vp" in view["result"]
