@@ -18,7 +18,6 @@ closures above, and the test suite checks that nothing the AI receives carries a
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -75,12 +74,14 @@ class SideView:
             t = game.book.stands[type_id]
             return {"fp": t.fp, "range": t.range, "hits": t.hits, "role": t.role, "base": t.base}
 
-        view = copy.deepcopy(game.view(side))
+        # Both are the AI's own: ``game.view`` builds a view that shares nothing with the state, and
+        # ``game.legal_actions`` hands out a fresh copy of its listing (tests/ai/test_boundary.py).
+        view = game.view(side)
         # The scenario's objectives are printed in the scenario (public), like its terrain.
         view["scenario"]["objectives"] = [
             {"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
              "polygon": [list(p) for p in o.polygon]} for o in getattr(game.scenario, "objectives", ())]
-        return cls(side, view, copy.deepcopy(game.legal_actions(side)),
+        return cls(side, view, game.legal_actions(side),
                    int(getattr(game.state, "threat", 2)), preview, check, terrain, stand,
                    lambda n: game.dice.below(n, "ai"), lambda: game.dice.uniform("ai"))
 

@@ -11,10 +11,14 @@ The referee view (only for games created with one, game.engine.session) shows al
 The AI is handed exactly this (game/ai), and the hot-seat hand-over renders the same function for the
 side taking over, so nothing reaches a player that is not in here. tests/engine/test_fog.py scans
 every message for hidden facts.
+
+A view is its reader's own: it shares no object with the state, so nothing done to it reaches the
+game (tests/ai/test_boundary.py).
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
@@ -73,7 +77,7 @@ def render_view(g: Game, side: str) -> dict:
             continue
         e = {"id": el.id, "side": el.side, "name": el.name, "kind": el.kind,
              "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded,
-             "overwatch": overwatch_active(g, el), "low_ammo": el.low_ammo,
+             "overwatch": copy.deepcopy(overwatch_active(g, el)), "low_ammo": el.low_ammo,
              "exposed": el.exposed_turn == s.turn, "illuminated": el.illuminated_turn == s.turn}
         if mine:
             cmd = command_status(g, el) if living and not el.hidden else {"in_command": None}
@@ -122,15 +126,15 @@ def render_view(g: Game, side: str) -> dict:
             st["litter"] = tok["id"]  # a Litter Team and the casualty it carries (DD-6.2)
     markers += [{"id": m["id"], "kind": "dust_cloud", "x": m["x"], "y": m["y"], "radius": m["radius"]}
                 for m in s.smoke if (m["turn"], m["impulse"]) == (s.turn, s.impulse)]
-    clocks = [c for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
-    structures = dict(s.structures)
+    clocks = [copy.deepcopy(c) for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
+    structures = copy.deepcopy(s.structures)
     secret: dict = {}
     if referee or side == "insurgent":
-        secret = {"ambush_points": [dict(p) for p in s.ambush_points],
+        secret = {"ambush_points": copy.deepcopy(s.ambush_points),
                   "reserves": [e.id for e in s.elements.values() if e.reserve and s.living(e)]}
     return {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
-        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": s.result, "seq": s.seq,
+        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": copy.deepcopy(s.result), "seq": s.seq,
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
         "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
         "civic_drift": s.civic_drift, **secret,

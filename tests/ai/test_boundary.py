@@ -100,3 +100,73 @@ def test_same_seed_same_game():
         players.take_turn(a, a.state.to_act)
         players.take_turn(b, b.state.to_act)
     assert a.hash() == b.hash()
+
+
+def _containers(obj, seen=None):
+    """Every dict, list and set reachable from ``obj`` (through the state's dataclasses too)."""
+    seen = seen if seen is not None else {}
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if id(o) in seen:
+            continue
+        if isinstance(o, dict):
+            seen[id(o)] = o
+            stack.extend(o.keys())
+            stack.extend(o.values())
+        elif isinstance(o, (list, set)):
+            seen[id(o)] = o
+            stack.extend(o)
+        elif isinstance(o, tuple):
+            stack.extend(o)
+        elif hasattr(o, "__dataclass_fields__"):
+            seen[id(o)] = o
+            stack.extend(vars(o).values())
+    return seen
+
+
+def _scribble(f: SideView) -> None:
+    """Change everything the AI was handed, in place."""
+    for value in list(_containers(facade_fields(f)).values()):
+        if isinstance(value, dict):
+            value.clear()
+            value["scribbled"] = [1]
+        elif isinstance(value, list):
+            value[:] = ["scribbled"]
+        elif isinstance(value, set):
+            value.clear()
+
+
+def test_inputs_share_nothing_with_the_game():
+    """What the AI receives is its own: no dict, list or set of it is also the state's or the engine's."""
+    for scenario in ("village_sweep", "search_and_destroy"):
+        g = players.new_game(resolve_scenario(scenario), 4, 2, {"allied": "ai", "insurgent": "ai"})
+        for _ in range(60):
+            if g.state.over:
+                break
+            for side in ("allied", "insurgent"):
+                f = SideView.of(g, side)
+                engine = _containers(g.state)
+                engine.update(_containers(g._listed))
+                engine.update(_containers(g._table))
+                engine.update(_containers(g.measured))
+                shared = set(_containers(facade_fields(f))) & set(engine)
+                assert not shared, [engine[i] for i in shared][:3]
+            players.take_turn(g, g.state.to_act)
+
+
+def test_changing_the_inputs_changes_nothing_in_the_game():
+    """An AI that scribbles over its view and its actions leaves the game as it was: the same state,
+    views and listings, and the same game from there on as a twin that was never scribbled on."""
+    a, b = _game(7), _game(7)
+    for _ in range(80):
+        if a.state.over:
+            break
+        for side in ("allied", "insurgent"):
+            before = (a.hash(), json.dumps(a.view(side)), json.dumps(a.legal_actions(side)))
+            _scribble(SideView.of(a, side))
+            assert (a.hash(), json.dumps(a.view(side)), json.dumps(a.legal_actions(side))) == before
+        assert players.take_turn(a, a.state.to_act)[0] == players.take_turn(b, b.state.to_act)[0]
+        assert a.hash() == b.hash()
+    assert a.state.over == b.state.over
+    assert json.dumps(a.view("referee")) == json.dumps(b.view("referee"))
