@@ -44,7 +44,7 @@ from shapely.ops import nearest_points
 from game.rules.data import Rulebook, rulebook
 from game.world.bake import baked_path
 from game.world.features import base_rectangle
-from game.world.raytrace import MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
+from game.world.raytrace import _INVALID, MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
 
 __all__ = ["Conditions", "LosResult", "Observer", "TableLOS", "TerrainFileError", "EYE_HEIGHT"]
 
@@ -652,9 +652,8 @@ class TableLOS:
                 return code
             if z < self._out_lo_list[cell] or z > self._out_hi_list[cell]:
                 return -1
-        canopy = self.geo.canopy
-        _, prim = canopy.first1((x, y, z), (0.0, 0.0, 1.0))
-        return canopy.owner_list[prim] if prim >= 0 and canopy.nz_list[prim] > 0 else -1
+        _, prim = self._casters()[1](x, y, z, 0.0, 0.0, 1.0, 1e6)  # RayScene.first1 up, by the thread's caster
+        return self._canopy_owner[prim] if prim >= 0 and self._canopy_nz[prim] > 0 else -1
 
     def _ground1(self, x: float, y: float) -> float:
         """:meth:`_ground` for one point."""
@@ -671,9 +670,11 @@ class TableLOS:
     def _elevated1(self, x: float, y: float, z: float) -> bool:
         if z - EYE_HEIGHT >= ELEVATED - 1e-6:
             return True
-        if self._max_list[self.grid.cell(x, y)] + 1e-4 < ELEVATED - 1e-6:
+        cell = self.grid.cell(x, y)
+        if self._max_list[cell] + 1e-4 < ELEVATED - 1e-6:
             return False
-        return self._ground1(x, y) >= ELEVATED - 1e-6
+        g = self._flat_list[cell]
+        return (g if g == g else self._ground1(x, y)) >= ELEVATED - 1e-6
 
     def _off_table(self, x: float, y: float) -> bool:
         return x < -1e-6 or x > self.width + 1e-6 or y < -1e-6 or y > self.height + 1e-6
@@ -684,9 +685,10 @@ class TableLOS:
         arithmetic, in the same order, so the same answer to the last bit."""
         ex, ey, ez = e
         tx, ty, tz = q
-        if self._off_table(ex, ey):
+        w, h = self.width + 1e-6, self.height + 1e-6
+        if ex < -1e-6 or ex > w or ey < -1e-6 or ey > h:  # _off_table
             raise ValueError(f"sightline from ({ex:.2f}, {ey:.2f}) is off the {self.width:g}x{self.height:g} table")
-        if self._off_table(tx, ty):
+        if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
             raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
         dx, dy, dz = tx - ex, ty - ey, tz - ez
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -750,99 +752,118 @@ class TableLOS:
                 solid_t, prim = solid[0](ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE)
                 solid_part = self._solid_owner[prim] if prim >= 0 else -1
 
-        # 3. canopy: every boundary crossed, in order
+        # 3. canopy: every boundary crossed, in order; as each is found, the intervals it closes inside its
+        # volume (as _intervals has them): an exit closes the one from the entry just before it (from 0
+        # when it is the volume's first crossing; an exit after an exit spans nothing); an entry followed
+        # by another entry, or by nothing, opens one to that entry or to the end.
         part_t = end_t[1]
         if part_t is None:
             part_t = end_t[1] = self._inside1(tx, ty, tz)
+        part_e = end_e[1]
+        if part_e is None:
+            part_e = end_e[1] = self._inside1(ex, ey, ez)
         f_owner, f_nx, f_ny, f_nz, f_top = (self._canopy_owner, self._canopy_nx, self._canopy_ny, self._canopy_nz,
                                             self._canopy_top)
         part_cutoff = self._part_cutoff_list
-        hits: list[tuple[int, float, bool, int]] = []  # (volume, t, entering, onto a dense top: 1 or 0)
+        pending: dict[int, float | None] = {}  # per volume crossed: the t of an entry not yet closed, or None
+        ivs: list[tuple[int, int, float, float]] = []  # (kind: 0 closed by an exit, 1 by an entry or the end; volume, t0, t1)
+        tops: list[tuple[float, int]] = []  # (t, volume) of each entry onto the top of a dense volume
+        exit_e = last_entry_t = None  # the eye's volume's first exit, the target's volume's last entry
         if length > 0 and not self.geo.canopy.empty:
+            raw = self._raw_canopy()
+            if raw is not None:
+                pack, buf, off, isect, scene, ptr, read, at = raw
+            inv, step = _INVALID, STEP
             start = 0.0
             for _ in range(MAX_HITS):
-                t, prim = canopy_cast(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, length - start)
-                if prim < 0:
-                    break
+                if raw is not None:  # canopy_cast, inline: the same ray into the same scene
+                    pack(buf, off, ex + ux * start, ey + uy * start, ez + uz * start, 0.0, ux, uy, uz, 0.0,
+                         length - start, inv, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, inv, inv, inv)
+                    isect(scene, ptr, None)
+                    t, prim = read(buf, at)
+                    if prim == inv:
+                        break
+                else:
+                    t, prim = canopy_cast(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz,
+                                          length - start)
+                    if prim < 0:
+                        break
                 t_abs = start + t
                 p = f_owner[prim]
                 entering = f_nx[prim] * ux + f_ny[prim] * uy + f_nz[prim] * uz < 0
-                hits.append((p, t_abs, entering, f_top[prim]))
-                start += t + STEP
+                if entering:
+                    t0 = pending.get(p)
+                    if t0 is not None:
+                        ivs.append((1, p, t0, t_abs))
+                    pending[p] = t_abs
+                    if p == part_t:
+                        last_entry_t = t_abs
+                    if f_top[prim]:
+                        tops.append((t_abs, p))
+                else:
+                    if p in pending:
+                        t0 = pending[p]
+                        if t0 is not None:
+                            ivs.append((0, p, t0, t_abs))
+                            pending[p] = None
+                    else:
+                        ivs.append((0, p, 0.0, t_abs))
+                        pending[p] = None
+                    if p == part_e and exit_e is None:
+                        exit_e = t_abs
+                start += t + step
                 if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
                     reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
                     if (not canopy_blocked(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, reach)
                             and (start + reach - t_abs) * hfac >= KILL_PLAN):
                         return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
                                      NO_BAND, False, False)
-        part_e = end_e[1]
-        if part_e is None:
-            part_e = end_e[1] = self._inside1(ex, ey, ez)
         span_e = span_t = 0.0
         if part_e >= 0:
-            exit_e = length
-            for p, t, ent, _ in hits:
-                if p == part_e and not ent:
-                    exit_e = min(t, length)
-                    break
-            span_e = self._band_span1(core_cast, ex, ey, ez, ux, uy, uz, part_e, exit_e)
+            span_e = self._band_span1(core_cast, ex, ey, ez, ux, uy, uz, part_e,
+                                      length if exit_e is None else min(exit_e, length))
         if part_t >= 0:
-            exit_t = length
-            for p, t, ent, _ in reversed(hits):
-                if p == part_t and ent:
-                    exit_t = length - t
-                    break
-            span_t = self._band_span1(core_cast, tx, ty, tz, -ux, -uy, -uz, part_t, exit_t)
+            span_t = self._band_span1(core_cast, tx, ty, tz, -ux, -uy, -uz, part_t,
+                                      length if last_entry_t is None else length - last_entry_t)
 
         # inches inside each class: the intervals of _intervals, united as _union_add does, in its order
+        # (its order: closed by an exit before opened, by volume, by t; then the ends' own volumes)
         inches = zeros
-        if hits or part_e >= 0 or part_t >= 0:
-            by_part: dict[int, list[tuple[float, bool]]] = {}
-            for p, t, ent, _ in hits:
-                by_part.setdefault(p, []).append((t, ent))
-            exits: list[tuple[int, float, float]] = []
-            opens: list[tuple[int, float, float]] = []
-            for p in sorted(by_part):
-                ks = by_part[p]
-                last = len(ks) - 1
-                for j, (t, ent) in enumerate(ks):
-                    if not ent:
-                        exits.append((p, (ks[j - 1][0] if ks[j - 1][1] else t) if j else 0.0, t))
-                    elif j == last:
-                        opens.append((p, t, length))
-                    elif ks[j + 1][1]:
-                        opens.append((p, t, ks[j + 1][0]))
-            ivs = exits + opens
-            if part_e >= 0 and part_e not in by_part:
-                ivs.append((part_e, 0.0, length))
-            if part_t >= 0 and part_t not in by_part and part_e != part_t:
-                ivs.append((part_t, 0.0, length))
+        if pending or part_e >= 0 or part_t >= 0:
+            for p, t0 in pending.items():
+                if t0 is not None:
+                    ivs.append((1, p, t0, length))
+            if part_e >= 0 and part_e not in pending:
+                ivs.append((2, part_e, 0.0, length))
+            if part_t >= 0 and part_t not in pending and part_e != part_t:
+                ivs.append((3, part_t, 0.0, length))
             cls_of = self._part_class_list
             spans = []
-            for p, t0, t1 in ivs:
+            for kind, p, t0, t1 in ivs:
                 if p == part_e and t0 <= 0.0:
                     t0 = max(t0, span_e)
                 if p == part_t and t1 >= length:
                     t1 = min(t1, length - span_t)
                 if t1 > t0:
-                    spans.append((cls_of[p], t0, t1))
+                    spans.append((cls_of[p], t0, kind, p, t1))
             if spans:
-                spans.sort(key=_class_then_start)
+                if len(spans) > 1:
+                    spans.sort()  # by class and start, then as _intervals lists them: no two spans tie on all four
                 total = [0.0] * (C + 1)
                 group, reach = -2, -INF
-                for c, t0, t1 in spans:
+                for c, t0, _, _, t1 in spans:
                     if c == group:
                         total[c] += max(t1 - max(t0, reach), 0.0)
                         reach = max(reach, t1)
                     else:
-                        total[c] += max(t1 - max(t0, -INF), 0.0)
+                        total[c] += t1 - t0  # t1 > t0: what max(t1 - max(t0, -inf), 0.0) gives
                         group, reach = c, t1
                 inches = tuple([math.floor(v * hfac * Q + 0.5) / Q for v in total[:C]])
 
         # 4. dense canopy entered from above, outside the bands (DD-4.41)
         above_t, above_part = INF, -1
-        for p, t, ent, top in hits:
-            if ent and top and t > span_e + 1e-6 and t < length - span_t - 1e-6 and t < above_t:
+        for t, p in tops:
+            if t > span_e + 1e-6 and t < length - span_t - 1e-6 and t < above_t:
                 above_t, above_part = t, p
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
@@ -862,6 +883,15 @@ class TableLOS:
             fns = self._local.casters = (geo.solid.casters(), *geo.canopy.casters(), geo.core.casters()[0],
                                          geo.ground.casters()[0])
         return fns
+
+    def _raw_canopy(self) -> tuple | None:
+        """The canopy scene's direct cast in pieces (:meth:`RayScene.raw_first`) for this thread, or None."""
+        loc = self._local
+        try:
+            return loc.raw_canopy
+        except AttributeError:
+            raw = loc.raw_canopy = self.geo.canopy.raw_first()
+            return raw
 
     def _band_span1(self, cast: Any, x: float, y: float, z: float, dx: float, dy: float, dz: float, part: int,
                     exit_t: float) -> float:
@@ -1040,14 +1070,14 @@ class TableLOS:
     # -- evidence ----------------------------------------------------------------------------------
     def _result(self, s: Sight, fraction: float) -> LosResult:
         assert s.complete, "evidence of a sightline the batched trace dropped"
-        inches = {c: s.inches[k] for k, c in enumerate(self.classes) if s.inches[k] > 0}
+        inches = {c: v for c, v in zip(self.classes, s.inches, strict=True) if v > 0} if s.inches is not self._zeros else {}
         dist = s.distance
         parts = self.geo.parts
         fraction = round(fraction, 4)
         extra = {"elevated": s.elevated, "woodline": list(s.band), "traced": not s.far}
         name = self.limit_names[s.limit]
         cutoff = s.cutoff
-        clause = {"open": "DD-4.1", "elevated": "DD-4.41", "monsoon": "DD-3.8", "mist": "G-07"}.get(name, "G-23")
+        clause = _LIMIT_CLAUSE.get(name, "G-23")
         if s.far:
             return LosResult(False, fraction, dist, {}, cutoff, name, None, clause,
                              f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline '
@@ -1193,8 +1223,8 @@ def _release_freed_memory() -> None:
 _MALLOC_TRIM: Any = None
 
 
-def _class_then_start(span: tuple[int, float, float]) -> tuple[int, float]:
-    return span[0], span[1]
+_LIMIT_CLAUSE = {"open": "DD-4.1", "elevated": "DD-4.41", "monsoon": "DD-3.8", "mist": "G-07"}
+"""The clause of each limit that is not terrain (the time of day's is G-23)."""
 
 
 TAIL_RAYS = 24

@@ -158,6 +158,11 @@ class RayScene:
         return ((lambda ox, oy, oz, dx, dy, dz, tmax: self._first1_embreex((ox, oy, oz), (dx, dy, dz), tmax)),
                 (lambda ox, oy, oz, dx, dy, dz, tmax: self._blocked1_embreex((ox, oy, oz), (dx, dy, dz), tmax)))
 
+    def raw_first(self) -> tuple | None:
+        """:meth:`first1` in pieces, for a caller's own loop (see :meth:`_Direct.raw`), or None where the
+        direct path is not in use."""
+        return self._direct.raw() if self._direct is not None else None
+
     def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         buf = getattr(self._local, "buf", None)
         if buf is None:
@@ -304,6 +309,16 @@ class _Direct:
 
             fns = self._local.fns = (first, blocked)
         return fns
+
+    def raw(self) -> tuple:
+        """The first-hit cast of :meth:`casters` in pieces, for the calling thread: (pack, buffer, offset,
+        rtcIntersect1, scene, ray pointer, read, offset of tfar). A cast is ``pack(buffer, offset, ox, oy, oz,
+        0.0, dx, dy, dz, 0.0, tmax, _INVALID, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, _INVALID, _INVALID, _INVALID)``,
+        ``rtcIntersect1(scene, ray pointer, None)``, then ``t, prim = read(buffer, offset of tfar)``:
+        ``prim == _INVALID`` is a miss."""
+        raw, off, ptr = self._buffer()
+        return (_RAYHIT.pack_into, raw, off, self._lib.rtcIntersect1, self.scene, ptr,  # type: ignore[union-attr]
+                _TFAR_PRIM.unpack_from, off + 32)
 
     def _buffer(self) -> tuple[ctypes.Array, int, ctypes.c_void_p]:
         buf = getattr(self._local, "buf", None)
@@ -635,9 +650,10 @@ class PlanGrid:
         return j * self.nx + i
 
     def cell(self, x: float, y: float) -> int:
-        i = min(max(int(x / self.h), 0), self.nx - 1)
-        j = min(max(int(y / self.h), 0), self.ny - 1)
-        return j * self.nx + i
+        i, j, nx = int(x / self.h), int(y / self.h), self.nx
+        i = 0 if i < 0 else nx - 1 if i >= nx else i
+        j = 0 if j < 0 else self.ny - 1 if j >= self.ny else j
+        return j * nx + i
 
     def clear(self, ex: float, ey: float, tx: float, ty: float, zmin: float, steps: int = 48) -> bool:
         """Does the plan segment stay clear of canopy, buildings and ground up to ``zmin`` (the lowest
@@ -647,19 +663,21 @@ class PlanGrid:
         if level < 0:
             return False
         rows = self._clear_rows[level]
-        if rows[self.cell(ex, ey)] <= 1:
+        first = rows[self.cell(ex, ey)]
+        if first <= 1:
             return False
         dx, dy = tx - ex, ty - ey
         plan = math.sqrt(dx * dx + dy * dy)
         if plan <= 0.0:
-            return rows[self.cell(ex, ey)] > 1
+            return True  # first > 1
         ux, uy = dx / plan, dy / plan
         h, nx, ny = self.h, self.nx - 1, self.ny - 1
         t = 0.0
         for _ in range(steps):
             x, y = ex + ux * t, ey + uy * t
-            i = min(max(int(x / h), 0), nx)
-            j = min(max(int(y / h), 0), ny)
+            i, j = int(x / h), int(y / h)
+            i = 0 if i < 0 else nx if i > nx else i
+            j = 0 if j < 0 else ny if j > ny else j
             k = rows[j * self.nx + i]
             if k <= 1:
                 return False
