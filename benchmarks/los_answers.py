@@ -3,9 +3,9 @@
 A change meant to make single sightlines faster must leave every answer as it was: record the answers
 before the change, then compare after it. The set: the first 2000 sightlines of ``benchmarks/los.py``
 on its 72" x 48" table under four conditions (day; dusk with a lit circle; monsoon; two smoke clouds),
-2000 random ones over that table with ends raised or lowered (the mix of ``tests/world/test_fast_paths``),
-and on each shipped scenario's table 2000 random sightlines by day and at dusk plus 500 given as (x, y)
-ends. An answer is ``LosResult.to_dict()`` in full (visible, fraction, distance, inches, cutoff, limit,
+2000 random ones over that table with ends raised or lowered (``tests.world.tables.random_lines``, the
+mix the fast-path tests use), and on each shipped scenario's table 2000 random sightlines by day and at
+dusk plus 500 given as (x, y) ends. An answer is ``LosResult.to_dict()`` in full (visible, fraction, distance, inches, cutoff, limit,
 blocker, clause, reason, elevated, woodline, traced), compared exactly.
 
     PYTHONPATH=. python benchmarks/los_answers.py record answers.json
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from benchmarks.los import convention_table, sightlines
 from game.rules.scenario import load_scenario
 from game.world import bake
 from game.world.los import Conditions, TableLOS
+from tests.world.tables import random_lines
 
 CONDITIONS = (
     Conditions(),
@@ -34,20 +34,6 @@ CONDITIONS = (
     Conditions(smoke=((12.0, 12.0, 2.0), (30.0, 20.0, 3.0))),
 )
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
-
-
-def random_lines(los: TableLOS, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Eyes and targets anywhere on the table, some short, some ends up a tower or low in the grass."""
-    rng = np.random.default_rng(seed)
-    w, h = los.width, los.height
-    a = rng.uniform([0.0, 0.0], [w, h], size=(n, 2))
-    ang = rng.uniform(0, 2 * math.pi, n)
-    length = np.where(rng.random(n) < 0.2, rng.uniform(0.0, 4.0, n), rng.uniform(1.0, 32.0, n))
-    b = np.clip(a + np.column_stack([np.cos(ang), np.sin(ang)]) * length[:, None], [0.0, 0.0], [w, h])
-    lift = rng.choice([0.6, 0.6, 0.6, 0.3, 0.45, 2.5, 6.0], size=(2, n))
-    eyes = np.column_stack([a, los.elevations(a) + lift[0]])
-    targets = np.column_stack([b, los.elevations(b) + lift[1]])
-    return eyes, targets
 
 
 def answers(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> list:

@@ -77,3 +77,17 @@ def convention(seed: int = 3, width: float = 48.0, height: float = 36.0, woods: 
                          width=1.0))
     feats.append(Feature("paddy", "paddy", polygon=((2.0, 2.0), (9.0, 2.0), (9.0, 6.0), (2.0, 6.0))))
     return Table(width, height, tuple(feats))
+
+
+def random_lines(los: TableLOS, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Eyes and targets: figure height over the ground, some up in towers or low in grass, some short."""
+    rng = np.random.default_rng(seed)
+    w, h = los.width, los.height
+    a = rng.uniform([0.0, 0.0], [w, h], size=(n, 2))
+    ang = rng.uniform(0, 2 * math.pi, n)
+    length = np.where(rng.random(n) < 0.2, rng.uniform(0.0, 4.0, n), rng.uniform(1.0, 32.0, n))
+    b = np.clip(a + np.column_stack([np.cos(ang), np.sin(ang)]) * length[:, None], [0.0, 0.0], [w, h])
+    lift = rng.choice([0.6, 0.6, 0.6, 0.3, 0.45, 2.5, 6.0], size=(2, n))
+    eyes = np.column_stack([a, los._elevations_cast(a) + lift[0]])
+    targets = np.column_stack([b, los._elevations_cast(b) + lift[1]])
+    return eyes, targets

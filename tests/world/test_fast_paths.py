@@ -16,7 +16,7 @@ from shapely.ops import nearest_points
 
 from game.world.los import BODY_HEIGHTS, BODY_LOCAL, Conditions, Observer, TableLOS
 from game.world.raytrace import RayScene
-from tests.world.tables import convention, los_of
+from tests.world.tables import convention, los_of, random_lines
 
 CONDITIONS = {
     "day": Conditions(),
@@ -31,20 +31,6 @@ CONDITIONS = {
 @cache
 def table() -> TableLOS:
     return los_of(convention())
-
-
-def random_lines(los: TableLOS, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Eyes and targets: figure height over the ground, some up in towers or low in grass, some short."""
-    rng = np.random.default_rng(seed)
-    w, h = los.width, los.height
-    a = rng.uniform([0.0, 0.0], [w, h], size=(n, 2))
-    ang = rng.uniform(0, 2 * math.pi, n)
-    length = np.where(rng.random(n) < 0.2, rng.uniform(0.0, 4.0, n), rng.uniform(1.0, 32.0, n))
-    b = np.clip(a + np.column_stack([np.cos(ang), np.sin(ang)]) * length[:, None], [0.0, 0.0], [w, h])
-    lift = rng.choice([0.6, 0.6, 0.6, 0.3, 0.45, 2.5, 6.0], size=(2, n))
-    eyes = np.column_stack([a, los._elevations_cast(a) + lift[0]])
-    targets = np.column_stack([b, los._elevations_cast(b) + lift[1]])
-    return eyes, targets
 
 
 def assert_rows_agree(fast, ref, rows: np.ndarray) -> None:
