@@ -127,6 +127,20 @@ def demo(name: str) -> None:
         app.shutdown()
 
 
+def coop(name: str) -> None:
+    """Co-op on one screen (DD-10.16): the team box and whose squad is selected."""
+    app = _app()
+    try:
+        app.open_game_sync("village_sweep", mode="coop", seed=3, team=["Ames", "Brody", "Cruz"])
+        app.select_element("sq1")
+        app.frame_camera("sq1")
+        app.settle(seconds=0.3)
+        app.screenshot(str(HERE / name))
+        print("wrote", name, (HERE / name).stat().st_size // 1024, "KB")
+    finally:
+        app.shutdown()
+
+
 SHOTS = {
     "table-overview.jpg": lambda n: shot(n, "rubber_plantation", lambda app: None),
     "village-sweep.jpg": lambda n: shot(n, "village_sweep", lambda app: None),
@@ -137,6 +151,8 @@ SHOTS = {
     "firefight.jpg": lambda n: shot(n, "village_sweep", firefight),
     "overwatch-arc.jpg": lambda n: shot(n, "village_sweep", overwatch),
     "demo-mode.jpg": demo,
+    "search-and-destroy.jpg": lambda n: shot(n, "search_and_destroy", lambda app: None),
+    "coop-team.jpg": coop,
 }
 
 

@@ -178,6 +178,10 @@ def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.fill(line, width) if line else "" for line in text.splitlines())
 
 
+LOG_ROWS = 16
+"""Rows of text in the log box."""
+
+
 class Hud:
     def __init__(self, app, scale: float = 1.0):
         self.app = app
@@ -283,10 +287,19 @@ class Hud:
         self._render_log()
 
     def _render_log(self) -> None:
-        lines: list[str] = []
-        for text, _ in self.log_lines[-40:]:
-            lines.extend(_wrap(text, 46).splitlines())
-        self.log_text.setText("\n".join(lines[-16:]))
+        """The newest entries that fit in the box, each whole (an entry longer than the box keeps its
+        opening lines)."""
+        shown: list[list[str]] = []
+        room = LOG_ROWS
+        for text, _ in reversed(self.log_lines[-40:]):
+            rows = _wrap(text, 46).splitlines()
+            if len(rows) > room:
+                if not shown:
+                    shown.append(rows[:room])
+                break
+            shown.append(rows)
+            room -= len(rows)
+        self.log_text.setText("\n".join(row for rows in reversed(shown) for row in rows))
 
     # -- element panel ---------------------------------------------------------------------------
     def show_panel(self, title: str, body: str, actions: list[tuple[str, Callable[[], None], bool]],

@@ -199,3 +199,17 @@ def test_geoms_and_nodes_do_not_grow_over_many_views(make_app):
         app._on_view(app.view)
     assert app.render.find_all_matches("**").get_num_paths() <= before
     assert isinstance(app.scene.pieces.root, p3d.NodePath)
+
+
+def test_the_log_shows_whole_entries(make_app):
+    # Every event's text is read whole: the box never opens on the tail of a wrapped entry.
+    from game.client.hud import LOG_ROWS
+
+    app = make_app(FakeEngine)
+    app.open_game_sync("fake_patrol")
+    long = "Spotting Test against Blind N3: " + "the Echo stays hidden in the rubber rows " * 4 + "[DD-4.9 (a)]"
+    for i in range(12):
+        app.hud.log(f"entry {i}: {long}")
+    rows = app.hud.log_text.getText().splitlines()
+    assert rows[0].startswith("entry ") and len(rows) <= LOG_ROWS
+    assert rows[-1].endswith("[DD-4.9 (a)]") and "entry 11:" in "\n".join(rows)
