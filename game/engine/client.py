@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import threading
+from abc import ABC, abstractmethod
 from typing import Any, Self
 
 
@@ -78,15 +79,16 @@ class InProcessEngine:
         self.close()
 
 
-class _LineClient:
-    """JSON-RPC over one line out, one line back; subclasses supply ``_exchange``."""
+class _LineClient(ABC):
+    """JSON-RPC over one line out, one line back; subclasses supply ``_exchange`` and ``close``."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._next = 0
 
+    @abstractmethod
     def _exchange(self, line: str) -> str:
-        raise NotImplementedError
+        """Write one line to the engine and read its one-line answer."""
 
     def send_raw(self, line: str) -> str:
         """Send one raw line and read one line back (tests of malformed input)."""
@@ -115,8 +117,9 @@ class _LineClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Let the engine go."""
 
 
 class EngineSocket(_LineClient):
