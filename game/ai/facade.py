@@ -115,20 +115,15 @@ class SideView:
 def _check_action(game: Game, side: str, action: dict) -> None:
     """Run ``Game.act``'s checks for an action without resolving it (raises IllegalAction)."""
     from game.rules.errors import IllegalAction
-    from game.rules.game import ACTION_KINDS
+    from game.rules.game import ACTION_KINDS, SIDE_ACTIONS
     from game.rules.movement import plan_move
 
     kind = action.get("type")
     if kind == "pass":
         return
     game._check_turn(side)
-    if kind == "blind_move":
-        _check_blind_move(game, side, action)
-        return
-    if kind == "blind_hold":
-        from game.rules import blinds
-
-        blinds._price_or_raise(game, blinds._own_blind(game, side, action))
+    if kind in SIDE_ACTIONS:
+        SIDE_ACTIONS[kind].check(game, side, action)
         return
     el = game._element(side, action)
     game._cost_option(el, action)
@@ -138,45 +133,6 @@ def _check_action(game: Game, side: str, action: dict) -> None:
         plan_move(game, el, action.get("mode", ""), action)
     elif kind in ACTION_KINDS:
         ACTION_KINDS[kind].check(game, el, action)
-
-
-def _check_blind_move(game: Game, side: str, action: dict) -> None:
-    """``BlindMove.act``'s checks (game.rules.blinds), without moving the marker."""
-    import math
-
-    from shapely.geometry import LineString, Point
-
-    from game.rules import blinds, detection
-    from game.rules.errors import IllegalAction
-    from game.rules.state import Stand, base_of
-
-    b = blinds._own_blind(game, side, action)
-    mode = action.get("mode")
-    if mode not in ("patrol", "trail_rush", "sprint"):
-        raise IllegalAction(f"unknown movement mode {mode!r} for a Blind", "G-17")
-    blinds._price_or_raise(game, b)
-    els = blinds.contents(game, b)
-    _, moves = blinds.counts(game, b)
-    if moves > 0 or any(e.move_actions >= game.book.turn.max_move_actions for e in els):
-        raise IllegalAction(f"Blind {b.id} has already moved this turn", "G-28 (2)")
-    tx, ty = blinds._xy(action.get("to"), "to")
-    disc = Point(tx, ty).buffer(detection.rules().spotting.marker_radius)
-    if not game.table.within_table(disc):
-        raise IllegalAction(f"Blind {b.id} would end off the table", "DD-1.2")
-    path = LineString([(b.x, b.y), (tx, ty)]) if (tx, ty) != (b.x, b.y) else Point(b.x, b.y)
-    if mode == "trail_rush" and not game.table.on_trail(path):
-        raise IllegalAction("Trail Rush needs the whole move along a trail", "DD-3.2")
-    if round(math.hypot(tx - b.x, ty - b.y), 2) > round(blinds.allowance(game, b, mode, path), 2) + 1e-9:
-        raise IllegalAction(f"Blind {b.id} cannot move that far", "G-01")
-    for st in game.state.side_stands(game.state.other(side)):
-        if base_of(game.book, st).intersection(disc).area > 1e-6:
-            raise IllegalAction(f"Blind {b.id} would end on an enemy stand", "DD-3.20")
-    dx, dy = tx - b.x, ty - b.y
-    for el in els:
-        for st in game.state.living(el):
-            moved = Stand(**{**st.__dict__, "x": st.x + dx, "y": st.y + dy})
-            if not game.table.within_table(base_of(game.book, moved)):
-                raise IllegalAction(f"Blind {b.id} is too close to the edge", "DD-1.2")
 
 
 def facade_fields(f: SideView) -> dict[str, Any]:

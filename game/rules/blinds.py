@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import LineString, Point
@@ -180,6 +181,19 @@ def _xy(value: Any, name: str) -> tuple[float, float]:
     return float(value[0]), float(value[1])
 
 
+@dataclass(frozen=True)
+class BlindMovePlan:
+    """A Blind move that passed every check (``BlindMove.check``)."""
+
+    blind: Blind
+    mode: str
+    cost: dict
+    elements: list[Element]
+    to: tuple[float, float]
+    path: LineString | Point
+    radius: float
+
+
 class BlindMove(SideActionKind):
     """Move a Blind (G-17): the marker and everything under it. Its ``offers`` also list what the
     elements under a real Blind may do from there: fire or assault, which reveals them (DD-4.11)."""
@@ -253,7 +267,8 @@ class BlindMove(SideActionKind):
                 out.append(a)
         return out
 
-    def act(self, g: Game, side: str, action: dict) -> None:
+    def check(self, g: Game, side: str, action: dict) -> BlindMovePlan:
+        """Every check of a Blind's move, nothing changed: the plan ``act`` carries out."""
         b = _own_blind(g, side, action)
         mode = action.get("mode")
         if mode not in ("patrol", "trail_rush", "sprint"):
@@ -288,6 +303,12 @@ class BlindMove(SideActionKind):
                 if not g.table.within_table(base_of(g.book, moved)):
                     raise IllegalAction(f"Blind {b.id} is too close to the edge: '{st.id}' would be off the "
                                         "table", "DD-1.2")
+        return BlindMovePlan(b, mode, cost, els, (tx, ty), path, r)
+
+    def act(self, g: Game, side: str, action: dict) -> None:
+        p = self.check(g, side, action)
+        b, mode, cost, els, (tx, ty), path, r = p.blind, p.mode, p.cost, p.elements, p.to, p.path, p.radius
+        dx, dy = tx - b.x, ty - b.y
         _pay(g, b, cost, move=True)
         wet = any(t.water for t in g.table.terrain_along(path.buffer(r)))
         frm = [b.x, b.y]
@@ -322,9 +343,12 @@ class BlindHold(SideActionKind):
 
     type = "blind_hold"
 
-    def act(self, g: Game, side: str, action: dict) -> None:
+    def check(self, g: Game, side: str, action: dict) -> tuple[Blind, dict]:
         b = _own_blind(g, side, action)
-        cost = _price_or_raise(g, b)
+        return b, _price_or_raise(g, b)
+
+    def act(self, g: Game, side: str, action: dict) -> None:
+        b, cost = self.check(g, side, action)
         _pay(g, b, cost, move=False)
         b.conceal = True
         for el in contents(g, b):
@@ -390,7 +414,9 @@ class SpringReserve(SideActionKind):
                                                  "doc": "the ambush marker or tunnel trapdoor (DD-2.26)"}}})
         return out
 
-    def act(self, g: Game, side: str, action: dict) -> None:
+    def check(self, g: Game, side: str, action: dict) -> tuple[Element, int, dict, dict]:
+        """Every check of springing a reserve, nothing changed: the element, the tokens it costs, the
+        point and where its stands go."""
         s = g.state
         if side != "insurgent":
             raise IllegalAction("only the Insurgent side holds a Reserve Hand", "DD-4.8")
@@ -409,6 +435,11 @@ class SpringReserve(SideActionKind):
         spots = reserve_placement(g, el, point)
         if spots is None:
             raise IllegalAction(f"no cover within 2\" of {pid} where {el.name} fits", "DD-2.26")
+        return el, need, point, spots
+
+    def act(self, g: Game, side: str, action: dict) -> None:
+        s = g.state
+        el, need, point, spots = self.check(g, side, action)
         s.sides[side].ambush_tokens -= need
         g.emit({"type": "tokens", "side": side, "spent": need, "tokens": s.sides[side].ambush_tokens,
                 "clause": "DD-2.26", "text": f"{need} Ambush Token spent to spring {el.name} "

@@ -340,11 +340,15 @@ class LitterDrop(SideActionKind):
                  "params": {"token": {"kind": "token", "choices": [t["id"] for t in carried],
                                       "doc": "a carried Casualty Token"}}}]
 
-    def act(self, g: Game, side: str, action: dict) -> None:
+    def check(self, g: Game, side: str, action: dict) -> dict:
         tid = action.get("token")
         tok = next((t for t in on_table_tokens(g) if t["id"] == tid), None)
         if side != "allied" or tok is None or carrier_of(g, tok) is None:
             raise IllegalAction(f"no carried Allied Casualty Token {tid!r}", "G-33 (1)")
+        return tok
+
+    def act(self, g: Game, side: str, action: dict) -> None:
+        tok = self.check(g, side, action)
         st = carrier_of(g, tok)
         tok.pop("carrier", None)
         g.emit({"type": "litter", "stand": st.id, "element": st.element, "token": tok["id"], "on": False,

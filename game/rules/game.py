@@ -19,6 +19,7 @@ import copy
 import functools
 import math
 import pickle
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
@@ -102,12 +103,13 @@ class ActionKind:
 ACTION_KINDS: dict[str, ActionKind] = {}
 
 
-class SideActionKind:
+class SideActionKind(ABC):
     """An action a side takes with something that is not an element on the table: a Blind marker
     (move, hold), a Green Ghost reserve (spring), registered in ``SIDE_ACTIONS`` (game.rules.blinds).
 
-    ``offers`` lists the concrete actions the side may take now; ``act`` checks the action (raising
-    IllegalAction before anything changes), pays for it and resolves it. The impulse then ends.
+    ``offers`` lists the concrete actions the side may take now; ``check`` raises IllegalAction for an
+    action the rules refuse, changing nothing (the AI's ``SideView.check`` asks it); ``act`` checks the
+    action the same way, pays for it and resolves it. The impulse then ends.
     """
 
     type: str = ""
@@ -115,8 +117,13 @@ class SideActionKind:
     def offers(self, g: Game, side: str) -> list[dict]:
         return []
 
+    @abstractmethod
+    def check(self, g: Game, side: str, action: dict) -> Any:
+        """Raise IllegalAction (with the clause) if the rules refuse the action; else its plan."""
+
+    @abstractmethod
     def act(self, g: Game, side: str, action: dict) -> None:
-        return None
+        """Check, pay and resolve the action."""
 
 
 SIDE_ACTIONS: dict[str, SideActionKind] = {}

@@ -170,3 +170,51 @@ def test_changing_the_inputs_changes_nothing_in_the_game():
         assert a.hash() == b.hash()
     assert a.state.over == b.state.over
     assert json.dumps(a.view("referee")) == json.dumps(b.view("referee"))
+
+
+def test_the_ais_check_of_a_side_action_is_the_engines():
+    # DESIGN §6: the AI asks the engine's own checks (a Blind's move, hold, a reserve sprung, a litter
+    # dropped: game.rules.blinds, game.rules.casevac), so check() refuses exactly what act() refuses.
+    import math
+
+    from game.rules.dice import Dice, seed_streams
+    from game.rules.errors import IllegalAction
+    from game.rules.game import SIDE_ACTIONS
+
+    rng = Dice(seed_streams(5))
+    g = players.new_game(resolve_scenario("rubber_plantation"), 5, 2, {"allied": "ai", "insurgent": "ai"})
+    compared = refused = 0
+    while not g.state.over and g.state.turn <= 3:
+        side = g.state.to_act
+        f = SideView.of(g, side)
+        for offer in f.actions:
+            if offer["type"] not in SIDE_ACTIONS:
+                continue
+            action = {k: v for k, v in offer.items() if k not in ("params", "label")}
+            for name, p in offer.get("params", {}).items():
+                if p.get("kind") == "point":  # up to half as far again as allowed: some are refused
+                    r, th = 1.5 * p["max"] * rng.uniform("ai"), 2 * math.pi * rng.uniform("ai")
+                    action[name] = [p["from"][0] + r * math.cos(th), p["from"][1] + r * math.sin(th)]
+                elif p.get("choices"):
+                    action[name] = p["choices"][rng.below(len(p["choices"]))]
+            twin = Game.restore(g.scenario, g.snapshot(), g.book)
+            try:
+                twin.act(side, action)
+                accepted = True
+            except IllegalAction:
+                accepted = False
+            assert (f.check(action) is None) == accepted, action
+            compared += 1
+            refused += not accepted
+        players.take_turn(g, side)
+    assert compared > 30 and refused > 3
+
+
+def test_the_ais_check_knows_a_pinned_element_cannot_sprint_under_its_blind():
+    # G-32: a Blind holding a Pinned element may not Sprint; the AI's check says so, as act does.
+    g = players.new_game(resolve_scenario("rubber_plantation"), 5, 2, {"allied": "ai", "insurgent": "ai"})
+    b = g.state.blinds["A2"]  # 1st Squad's Blind
+    g.state.elements["sq1"].pinned = True
+    action = {"type": "blind_move", "blind": "A2", "mode": "sprint", "to": [b.x + 2.0, b.y]}
+    reason = SideView.of(g, "allied").check(action)
+    assert reason is not None and "Pinned" in reason
