@@ -84,8 +84,7 @@ def blind_options(pic: Picture) -> list[tuple[float, str, dict]]:
     out = []
     own = [b for b in f.view["blinds"] if b["side"] == pic.side]
     for b in sorted(own, key=lambda b: b["id"]):
-        offer = next((a for a in f.actions if a["type"] == "blind_move" and a.get("blind") == b["id"]
-                      and a.get("mode") == "patrol"), None)
+        offer = pic.blind_move(b["id"])
         if offer is None:
             continue
         me = (b["x"], b["y"])

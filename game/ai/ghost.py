@@ -76,8 +76,7 @@ def lay_ambush(pic: Picture) -> dict | None:
     ahead = math.atan2(my - ay, mx - ax)  # the way the Allies are heading: toward us
     opts = []
     for b in own:
-        offer = next((a for a in f.actions if a["type"] == "blind_move" and a.get("blind") == b["id"]
-                      and a.get("mode") == "patrol"), None)
+        offer = pic.blind_move(b["id"])
         if offer is None:
             continue
         me = (b["x"], b["y"])

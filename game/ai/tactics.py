@@ -68,6 +68,11 @@ class Picture:
                 return a
         return None
 
+    def blind_move(self, blind_id: str, mode: str = "patrol") -> dict | None:
+        """The offered move of one of our Blind markers (DD-4.7), if any."""
+        return next((a for a in self.f.actions if a["type"] == "blind_move" and a.get("blind") == blind_id
+                     and a.get("mode") == mode), None)
+
     def fp(self, eid: str) -> int:
         total = 0
         for s in self.own_stands(eid) if eid in self.mine else [self.stands[x] for x in self.elements[eid]["stands"]]:
