@@ -8,6 +8,7 @@
     dinkydau bake SCENARIO [--out FILE]                                  bake a table to glTF
     dinkydau simulate SCENARIO --games N [--jobs J] [--threat L]          batch AI-vs-AI statistics
     dinkydau demo [SCENARIO]                                             convention attract mode
+    dinkydau film SCENARIO --showcase dustoff --out d.mp4                the set pieces of a real game on film
 """
 
 from __future__ import annotations
@@ -121,10 +122,16 @@ def main(argv: list[str] | None = None) -> int:
         from game.client.demo import demo_main
 
         return demo_main(argv[1:])
+    if argv and argv[0] == "film":
+        from game.client.film import film_main
+
+        return film_main(argv[1:])
     parser = argparse.ArgumentParser(prog="dinkydau", description="Dinky Dau 3D: Vietnam tabletop wargame")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("play", help="play on the 3D table (dinkydau play --help)")
     sub.add_parser("demo", help="attract mode for a convention table: AI against AI until someone takes command")
+    sub.add_parser("film", help="render artillery, Dustoff (and air strikes) of a real game to MP4 or PNGs "
+                   "(dinkydau film --help)")
     sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel, with statistics (dinkydau simulate --help)")
     p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
     p.add_argument("--listen", metavar="HOST:PORT", help="serve on TCP instead of stdio, e.g. 127.0.0.1:7777")

@@ -238,6 +238,9 @@ class DinkyDauApp:
         self.listeners: list = []  # callables given each batch of events (the attract mode's director)
         self.game_over_hook = None  # the attract mode takes the end of a game itself
         self.autosave_enabled = True
+        self._presenter = None  # plays each batch of events on the table (presenter.py)
+        self.sound = None  # the set pieces' positional sound (sound.py), started with the first table
+        self.shake = None
         self.base.win.set_clear_color((0.12, 0.13, 0.12, 1))
         lens = self.base.cam.node().get_lens()
         lens.set_fov(40)
@@ -256,6 +259,10 @@ class DinkyDauApp:
 
     def shutdown(self) -> None:
         self.closing = True
+        if self._presenter is not None:
+            self._presenter.clear()
+        if self.sound is not None:
+            self.sound.destroy()
         self.link.close()
         if self.hud is not None:
             self.hud.destroy()
@@ -270,8 +277,8 @@ class DinkyDauApp:
             self._mouse_drag()
             self.camera.update(dt)
             self._mouse_hover()
-        if self.scene is not None:
-            self.scene.effects.update()
+        if self.shake is not None:
+            self.shake.update(dt)
         if self.hud is not None:
             dots = "." * (1 + int(time.monotonic() * 3) % 3)
             self.hud.set_busy(f"engine thinking{dots}" if self.link.busy else "")
@@ -313,7 +320,9 @@ class DinkyDauApp:
         b.accept("wheel_down", self._zoom, [1.0 / 0.88])
         b.accept("t", self._cam, ["top"])
         b.accept("home", self._cam, ["reset"])
-        b.accept("space", self.focus_selection)
+        b.accept("space", self.skip_or_focus)
+        b.accept("x", self.cycle_speed)
+        b.accept("v", self.toggle_mute)
         b.accept("tab", self.next_element)
         b.accept("l", self.toggle_tool, ["los"])
         b.accept("m", self.toggle_tool, ["tape"])
@@ -488,6 +497,8 @@ class DinkyDauApp:
         answers still on their way are dropped."""
         self.generation += 1
         self.base.task_mgr.remove("advance")
+        if self._presenter is not None:
+            self._presenter.clear()
         if self.pending is not None:
             self._clear_pending()
         if self.game is not None and not self.link.dead and not self.remote:
@@ -538,7 +549,7 @@ class DinkyDauApp:
         self.game = result["game"]
         self._build_table(result["view"])
         self._on_view(result["view"], first=True)
-        self.handle_events(result.get("events", []))
+        self.handle_events(result.get("events", []))  # the table is built: nothing of its own to apply
         brief = result["view"].get("scenario", {}).get("briefing")
         if brief:
             self.hud.log(brief, (0.8, 0.85, 0.7, 1))
@@ -663,24 +674,26 @@ class DinkyDauApp:
         if events:
             self.poll_since = max(self.poll_since, *(e.get("seq", 0) for e in events))
         if [e for e in events if e.get("seq") not in self.shown]:
-            self.handle_events(events)
-            self.advance()
+            self.handle_events(events, after=self.advance)
 
     def _on_step(self, result: dict) -> None:
         events = result.get("events", [])
-        wait = self.handle_events(events)
-        if self.viewing:
-            self.link.request("game.view", {"game": self.game, "side": self.viewing},
-                              self._cb(lambda v: self._after_step(v, wait, bool(events))), self._on_error)
-        else:
-            self._after_step(result["view"], wait, bool(events))
+        if result.get("view") is not None:  # the step answers with the view of the side it was asked for
+            self._present_then(events, result["view"])
+            return
+        self.link.request("game.view", {"game": self.game, "side": self.viewing or "allied"},
+                          self._cb(lambda v: self._present_then(events, v)), self._on_error)
 
-    def _after_step(self, view: dict, wait: float, progressed: bool) -> None:
-        self._on_view(view)
+    def _present_then(self, events: list[dict], view: dict) -> None:
+        """Play a step's events, apply its view as the last step, then let the next step come."""
+        gen = self.generation
+        self.handle_events(events, view, after=lambda: gen == self.generation and self._after_step(view, bool(events)))
+
+    def _after_step(self, view: dict, progressed: bool) -> None:
+        wait = self.step_pause
         if not progressed and not self.human(view.get("to_act")) and not view.get("over"):
-            # the engine had nothing to do: ask again shortly rather than spin
-            wait = max(wait, 0.5)
-        self._later(max(wait, self.step_pause, 0.05), self.advance)
+            wait = max(wait, 0.5)  # the engine had nothing to do: ask again shortly rather than spin
+        self._later(max(wait, 0.05), self.advance)
 
     def _on_actions(self, result: dict) -> None:
         self.actions = result.get("actions", [])
@@ -717,12 +730,57 @@ class DinkyDauApp:
                               [("Look at the table", self.hud.hide_overlay), ("Quit", self.base.userExit)])
 
     # -- events ----------------------------------------------------------------------------------
-    def handle_events(self, events: list[dict]) -> float:
-        """Log every event in plain words and show it on the table, one after another; the rolls go to
-        the dice tray. Returns the seconds the effects take (the next step waits for them)."""
+    # -- the presenter: each batch played on the table, its view applied last ------------------------
+    @property
+    def presenter(self):
+        """The presenter of the table on screen (a new table gets a new one; sound and shake stay)."""
+        if self.scene is None:
+            return None
+        if self._presenter is None or self._presenter.scene is not self.scene:
+            from game.client.fx import Shake
+            from game.client.presenter import Presenter
+            from game.client.sound import SoundBoard
+
+            if self._presenter is not None:
+                self._presenter.clear()
+            if self.sound is None:
+                self.sound = SoundBoard(self.base, self.base.camera)
+            if self.shake is None:
+                self.shake = Shake(self.base.cam)
+            speed = self._presenter.speed if self._presenter is not None else 1.0
+            self._presenter = Presenter(self.scene, self.library, self.sound, self.shake, self.base.camera,
+                                        on_error=lambda text: print(f"dinkydau: {text}", file=sys.stderr))
+            self._presenter.speed = speed
+        return self._presenter
+
+    def skip_or_focus(self) -> None:
+        """Space: finish the set piece playing now; with nothing playing, frame the selected element."""
+        if self._presenter is not None and self._presenter.finish():
+            return
+        self.focus_selection()
+
+    def cycle_speed(self) -> None:
+        from game.client.presenter import INSTANT
+
+        if self.presenter is None:
+            return
+        speed = self.presenter.cycle_speed()
+        if self.hud is not None:
+            self.hud.set_prompt("Animations: " + ("instant" if speed == INSTANT else f"{speed:g}x speed")
+                                + "   (X: change, Space: skip)")
+
+    def toggle_mute(self) -> None:
+        if self.sound is None:
+            return
+        muted = self.sound.toggle_mute()
+        if self.hud is not None:
+            self.hud.set_prompt("Sound off (V)" if muted else "Sound on (V)")
+
+    def handle_events(self, events: list[dict], view: dict | None = None, after=None) -> None:
+        """Log every event in plain words (the rolls go to the dice tray), then play the batch on the table
+        through the presenter; ``view`` is applied as the batch's last step, then ``after`` runs."""
         from game.client.hud import SIDE_INK
 
-        t = 0.0
         rolls = []
         names = {e["id"]: e.get("name", e["id"]) for e in self.view.get("elements", [])}
         if self.remote:  # polls and answers overlap: show each event once
@@ -738,19 +796,10 @@ class DinkyDauApp:
             self.hud.log(text, color)
             self.log_history.append(text)
             kind = ev.get("type")
-            if kind in ("move", "retreat"):
-                dur = 0.0
-                for s in ev.get("stands", []):
-                    if "to" in s:
-                        dur = max(dur, self.scene.pieces.animate_move(s["id"], s["to"], s.get("from"), delay=t))
-                self.scene.effects.play(ev, dur)
-                t = max(t, dur)
-            elif kind == "roll":
+            if kind == "roll":
                 rolls.append(ev)
             elif kind == "game_over":
                 self.view["over"] = True
-            else:
-                t += self.scene.effects.play(ev, t)
             if kind in BANNER_EVENTS:
                 self.hud.banner(*BANNER_EVENTS[kind])
             elif kind == "eliminated":
@@ -764,7 +813,8 @@ class DinkyDauApp:
             del self.log_history[:-1000]
         for listener in list(self.listeners):
             listener(events)
-        return t
+        apply = (lambda: self._on_view(view)) if view is not None else None
+        self.presenter.present(events, apply, after)
 
     def _on_error(self, fault) -> None:
         from game.client.link import EngineDied
@@ -1090,12 +1140,16 @@ class DinkyDauApp:
                           self._cb(self._on_acted), self._on_act_error)
 
     def _on_acted(self, result: dict) -> None:
-        wait = self.handle_events(result.get("events", []))
-        self._on_view(result["view"])
         self.actions = []
         self._refresh_panel()
-        self.autosave()
-        self._later(max(wait, 0.05), self.advance)
+        gen = self.generation
+
+        def after() -> None:
+            if gen == self.generation:
+                self.autosave()
+                self._later(0.05, self.advance)
+
+        self.handle_events(result.get("events", []), result["view"], after)
 
     def _on_act_error(self, fault) -> None:
         self._on_error(fault)

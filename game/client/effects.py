@@ -1,291 +1,487 @@
-"""Short-lived combat effects on the table, driven only by engine events (they never decide a rule).
+"""Combat on the table, as presenter handlers: moves, small arms, hits, casualties, ambushes, assaults,
+templates, dust, structures, and the small markers of the hidden war (blinds, echoes, reveals).
 
-``Effects.play(event, at)`` turns one event into nodes that appear ``at`` seconds from now and fade out:
-muzzle flashes and tracers for ``fire``, a red pulse for ``hit``, a falling copy of the removed stand
-for ``casualty``, a flash of the ambushers for ``ambush``, crossed strikes for ``assault``, the beaten
-zone / backblast / grazing corridor for ``template``, a billowing cloud for ``smoke``, a burst for
-``structure``, and a "stopped here" mark for a ``move`` the engine ``frozen``. Every node lives under
-one root and is removed when it has faded (``update`` each frame), so a game of hours leaks nothing.
+Each handler turns one engine event into intervals (see ``presenter``); it never decides a rule. Small
+arms are told apart by shape and rhythm as well as colour (PRESENCE.md: red and green alone fail for
+deuteranopes): Allied tracers are long thin dashes in a steady beat with a four-point star at the muzzle;
+insurgent tracers are short, thick paired bolts in a ragged beat with a round bloom at the muzzle. A
+machine gun is a long stream, a rifle team a few rounds, a sniper one fast white streak; a grenade is
+lobbed on an arc and bursts; an RPG or recoilless round flies straight on a smoke trail with a backblast.
+The weapon comes from the shooters' model keys in the view (presentation data), never from a rule.
 
-Timing uses ``clock()`` (seconds, monotonic by default) so tests can drive it by hand.
+``Effects`` is the layer the scene owns (``scene.effects``): the root every sequence builds under.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass
 
 import panda3d.core as p3d
+from direct.interval.IntervalGlobal import Func, LerpFunctionInterval, Parallel, Sequence, Wait
 
-from game.client import geom
+from game.client import fx, geom
 from game.client.pieces import SIDE_COLORS, Pieces, text_node
+from game.client.presenter import Beat, Stage, handles
 
 FLASH = (1.0, 0.92, 0.55, 1.0)
-TRACER = {"allied": (1.0, 0.35, 0.25, 1.0), "insurgent": (0.55, 1.0, 0.45, 1.0)}  # US red, VC/NVA green
 HIT = (1.0, 0.12, 0.08, 1.0)
 ZONE = (1.0, 0.55, 0.15, 1.0)
 DUST = (0.72, 0.64, 0.50, 1.0)
-MAX_EFFECTS = 400  # a hard cap: the oldest go first
-
-
-@dataclass
-class Effect:
-    node: p3d.NodePath
-    start: float
-    end: float
-    fade: float  # seconds of fade-out at the end
-    grow: float = 0.0  # scale added over the life (pulses, clouds)
-    animate: object = None  # called with the fraction of the life gone, each frame it shows
-    shown: bool = False
+DIRT = (0.42, 0.34, 0.24, 1.0)
+TRACER = {"allied": (1.0, 0.42, 0.22, 1.0), "insurgent": (0.55, 1.0, 0.42, 1.0)}
+# (dash length, thickness, dashes, gap, rounds per stand, seconds between rounds, ragged beat)
+TRACER_SHAPE = {"allied": (0.9, 2.0, 1, 0.0, 1.0, 0.085, 0.0), "insurgent": (0.42, 3.6, 2, 0.22, 1.0, 0.11, 0.5)}
+MG_MODELS = ("us_mg_team", "vc_rpd_team", "nva_mg_team")
+ROUNDS = {"mg": 12, "rifle": 3, "sniper": 1}
+SOUND = {("allied", "mg"): "m60", ("allied", "rifle"): "m16", ("insurgent", "mg"): "rpd",
+         ("insurgent", "rifle"): "ak47", ("allied", "sniper"): "sniper", ("insurgent", "sniper"): "sniper"}
 
 
 class Effects:
-    def __init__(self, parent: p3d.NodePath, pieces: Pieces, height_at, clock=time.monotonic):
+    """The effects layer of one table: sequences build their nodes under ``root`` and remove them."""
+
+    def __init__(self, parent: p3d.NodePath, pieces: Pieces, height_at):
         self.root = parent.attach_new_node("effects")
         self.pieces = pieces
         self.height_at = height_at
-        self.clock = clock
-        self.live: list[Effect] = []
-        self.zone_of: dict[str, tuple[float, float]] = {}  # element -> last beaten zone centre
-
-    # -- bookkeeping -----------------------------------------------------------------------------
-    def add(self, node: p3d.NodePath, at: float, life: float, fade: float = 0.4, grow: float = 0.0,
-            animate=None) -> Effect:
-        node.reparent_to(self.root)
-        node.set_transparency(p3d.TransparencyAttrib.M_alpha)
-        node.hide()
-        now = self.clock()
-        e = Effect(node, now + at, now + at + life, min(fade, life), grow, animate)
-        self.live.append(e)
-        while len(self.live) > MAX_EFFECTS:
-            self.live.pop(0).node.remove_node()
-        return e
-
-    def update(self) -> None:
-        now = self.clock()
-        keep = []
-        for e in self.live:
-            if now >= e.end:
-                e.node.remove_node()
-                continue
-            keep.append(e)
-            if now < e.start:
-                continue
-            if not e.shown:
-                e.node.show()
-                e.shown = True
-            left = e.end - now
-            if left < e.fade:
-                e.node.set_alpha_scale(max(0.0, left / e.fade))
-            k = (now - e.start) / max(e.end - e.start, 1e-6)
-            if e.grow:
-                e.node.set_scale(max(0.05, 1.0 + e.grow * k))
-            if e.animate is not None:
-                e.animate(k)
-        self.live = keep
 
     def count(self) -> int:
-        return len(self.live)
+        """Nodes alive under the layer (zero between set pieces)."""
+        return 0 if self.root.is_empty() else self.root.get_num_children()
 
     def clear(self) -> None:
-        for e in self.live:
-            e.node.remove_node()
-        self.live = []
+        for child in self.root.get_children():
+            child.remove_node()
 
     def destroy(self) -> None:
-        self.clear()
         self.root.remove_node()
 
-    # -- geometry helpers ------------------------------------------------------------------------
-    def _stand_pos(self, sid: str | None) -> p3d.LPoint3 | None:
-        piece = self.pieces.stands.get(sid) if sid else None
-        return None if piece is None else piece.node.get_pos()
+    def update(self) -> None:
+        """Kept for callers of the old fade list: intervals now run on the task loop by themselves."""
 
-    def _element_stands(self, element: str | None) -> list[str]:
-        e = self.pieces.elements.get(element or "")
-        return [s for s in (e or {}).get("stands", []) if s in self.pieces.stands]
 
-    def _ground(self, x: float, y: float, lift: float = 0.08) -> p3d.LPoint3:
-        return p3d.LPoint3(x, y, self.height_at(x, y) + lift)
+# -- small pieces ----------------------------------------------------------------------------------------
+def fade(node: p3d.NodePath, parent: p3d.NodePath, life: float, fade_s: float = 0.4, grow: float = 0.0,
+         animate=None, delay: float = 0.0) -> Sequence:
+    """Show ``node`` for ``life`` seconds, growing by ``grow`` and fading out over the last ``fade_s``."""
+    node.reparent_to(parent)
+    node.set_transparency(p3d.TransparencyAttrib.M_alpha)
+    node.hide()
+    fade_s = min(fade_s, life)
 
-    def _flash(self, pos: p3d.LPoint3, at: float, size: float = 0.55, color=FLASH, life: float = 0.35) -> None:
-        star = geom.lines("flash", [[(-size, 0, 0), (size, 0, 0)], [(0, 0, -size), (0, 0, size)],
-                                    [(-size * 0.6, 0, -size * 0.6), (size * 0.6, 0, size * 0.6)],
-                                    [(-size * 0.6, 0, size * 0.6), (size * 0.6, 0, -size * 0.6)]], color, 4)
-        holder = p3d.NodePath("muzzle")
-        star.reparent_to(holder)
-        star.set_billboard_point_eye()
-        holder.set_pos(pos.x, pos.y, pos.z + 0.45)
-        self.add(holder, at, life, fade=0.2)
+    def at(k: float) -> None:
+        left = (1 - k) * life
+        node.set_alpha_scale(max(0.0, min(1.0, left / fade_s)) if fade_s else 1.0)
+        if grow:
+            node.set_scale(max(0.05, 1.0 + grow * k))
+        if animate is not None:
+            animate(k)
 
-    def _ring(self, x: float, y: float, r: float, color, at: float, life: float, grow: float = 0.0,
-              width: float = 4.0, fill: float = 0.0) -> p3d.NodePath:
-        z = self.height_at(x, y) + 0.12
-        node = p3d.NodePath("ring")
-        geom.lines("ring-line", [geom.circle_points(0, 0, r, 0, 48)], color, width).reparent_to(node)
-        if fill:
-            geom.disc("ring-fill", r, (*color[:3], fill)).reparent_to(node)
-        node.set_pos(x, y, z)
-        self.add(node, at, life, fade=min(1.0, life / 2), grow=grow)
-        return node
+    return Sequence(Wait(delay), Func(node.show), LerpFunctionInterval(at, life, 0.0, 1.0), Func(node.hide))
 
-    def _banner_text(self, text: str, pos: p3d.LPoint3, color, at: float, life: float = 2.5,
-                     scale: float = 0.9) -> None:
-        node = text_node(text, scale, color)
-        node.set_pos(pos.x, pos.y, pos.z + 2.2)
-        self.add(node, at, life, fade=0.6)
 
-    # -- events ----------------------------------------------------------------------------------
-    def play(self, ev: dict, at: float = 0.0) -> float:
-        """Show one event from ``at`` seconds on; returns the seconds until the next event should start."""
-        handler = getattr(self, "_on_" + str(ev.get("type", "")), None)
-        return handler(ev, at) if handler is not None else 0.0
+def ring(stage: Stage, x: float, y: float, r: float, color, life: float, grow: float = 0.0, width: float = 4.0,
+         fill: float = 0.0, delay: float = 0.0, lift: float = 0.12) -> Sequence:
+    node = p3d.NodePath("ring")
+    geom.lines("ring-line", [geom.circle_points(0, 0, r, 0, 48)], color, width).reparent_to(node)
+    if fill:
+        geom.disc("ring-fill", r, (*color[:3], fill)).reparent_to(node)
+    node.set_pos(x, y, stage.height_at(x, y) + lift)
+    return fade(node, stage.root, life, min(1.0, life / 2), grow, delay=delay)
 
-    def _on_fire(self, ev: dict, at: float) -> float:
-        shooters = [s for s in (ev.get("stands") or self._element_stands(ev.get("element")))
-                    if s in self.pieces.stands]
-        target = self._stand_pos(ev.get("target"))
-        if target is None and ev.get("element") in self.zone_of:
-            x, y = self.zone_of[ev["element"]]
-            target = self._ground(x, y, 0.1)
-        color = TRACER.get(ev.get("side"), FLASH)
-        lines = []
-        for k, sid in enumerate(shooters):
-            p = self._stand_pos(sid)
-            for burst in range(3):
-                self._flash(p, at + 0.12 * burst + 0.03 * k)
-            if target is not None:
-                # a little spread so each stand's stream reads as its own
-                off = ((k % 3) - 1) * 0.25
-                lines.append([(p.x, p.y, p.z + 0.45), (target.x + off, target.y - off, target.z + 0.3)])
-        if lines:
-            tracers = geom.lines("tracers", lines, color, 2.5)
-            self.add(tracers, at + 0.05, 0.9, fade=0.5)
-        return 0.6
 
-    def _on_hit(self, ev: dict, at: float) -> float:
-        p = self._stand_pos(ev.get("stand"))
-        if p is None:
-            return 0.0
-        self._ring(p.x, p.y, 1.2, HIT, at, 1.6, grow=0.6, fill=0.25)
-        return 0.25
+def banner(stage: Stage, text: str, pos, color, life: float = 2.5, scale: float = 0.9, delay: float = 0.0):
+    node = text_node(text, scale, color)
+    node.set_pos(pos[0], pos[1], pos[2] + 2.2)
+    return fade(node, stage.root, life, 0.6, delay=delay)
 
-    def _on_casualty(self, ev: dict, at: float) -> float:
-        piece = self.pieces.stands.get(ev.get("stand"))
-        x, y = ev.get("x"), ev.get("y")
-        if piece is not None:
-            p = piece.node.get_pos()
-            x, y = p.x, p.y
-            # the stand leaves the table when the view comes; a copy topples and fades where it stood
-            ghost = piece.node.copy_to(self.root)
-            ghost.set_transparency(p3d.TransparencyAttrib.M_alpha)
-            ghost.set_bin("transparent", 25)
-            holder = p3d.NodePath("fallen")
-            ghost.reparent_to(holder)
-            ghost.set_pos(0, 0, 0)
-            holder.set_pos(p)
-            holder.set_h(piece.node.get_h())
-            self.add(holder, at, 2.2, fade=1.4, animate=lambda k: ghost.set_r(80 * min(1.0, k * 3.5) ** 2))
-        if x is None or y is None:
-            return 0.0
-        self._ring(x, y, 1.4, HIT, at, 2.0, grow=0.8, width=5)
-        self._banner_text("X", self._ground(x, y), HIT, at, life=1.8, scale=0.7)
-        return 0.35
 
-    def _on_eliminated(self, ev: dict, at: float) -> float:
-        return 0.3
+def weapon_of(stage: Stage, sid: str) -> str:
+    s = next((s for s in stage.pieces.view.get("stands", []) if s.get("id") == sid), {})
+    key = str(s.get("model") or s.get("type") or "")
+    return "mg" if key in MG_MODELS else "sniper" if "sniper" in key else "rifle"
 
-    def _on_ambush(self, ev: dict, at: float) -> float:
-        for sid in self._element_stands(ev.get("element")):
-            p = self._stand_pos(sid)
-            self._ring(p.x, p.y, 1.3, SIDE_COLORS["insurgent"], at, 1.5, grow=1.0, width=6, fill=0.3)
-            for burst in range(4):
-                self._flash(p, at + 0.1 * burst, size=0.8)
-        stands = self._element_stands(ev.get("element"))
-        if stands:
-            self._banner_text("AMBUSH!", self._stand_pos(stands[0]), (1.0, 0.3, 0.2, 1), at, life=3.0,
-                              scale=1.4)
-        return 0.8
 
-    def _on_assault(self, ev: dict, at: float) -> float:
-        a = self.pieces.element_centre(ev.get("element") or "")
-        d = self.pieces.element_centre(ev.get("target_element") or "")
-        if a is None or d is None:
-            return 0.0
-        mid = (a + d) / 2
-        for k in range(4):
-            self._flash(mid, at + 0.15 * k, size=1.0, color=(1.0, 0.75, 0.3, 1))
-        self._ring(mid.x, mid.y, 2.0, (1.0, 0.75, 0.3, 1), at, 1.6, grow=0.5, width=5)
-        self._banner_text("CLOSE ASSAULT", mid, (1.0, 0.82, 0.35, 1), at, life=2.5, scale=1.0)
-        return 0.8
+def muzzle(stage: Stage, pos, side: str, delay: float, size: float = 0.5) -> Sequence:
+    """Allied: a four-point star; insurgent: a round bloom."""
+    kind = "flash" if side == "allied" else "spark"
+    return fx.flash(stage.root, (pos[0], pos[1], pos[2] + 0.35), size * (1.0 if kind == "flash" else 1.3),
+                    FLASH, delay=delay, life=0.09)
 
-    def _on_assault_result(self, ev: dict, at: float) -> float:
-        w = self.pieces.element_centre(ev.get("winner") or "")
-        if w is not None:
-            self._ring(w.x, w.y, 2.5, (1.0, 0.9, 0.4, 1), at, 2.0, grow=0.3, width=5)
-        return 0.5
 
-    def _on_surrounded(self, ev: dict, at: float) -> float:
-        c = self.pieces.element_centre(ev.get("element") or "")
-        if c is not None:
-            self._ring(c.x, c.y, 3.0, HIT, at, 2.0, grow=-0.5, width=6)
-        return 0.3
+def rounds(stage: Stage, start, end, side: str, weapon: str, delay: float, count: int | None = None) -> list:
+    """A stream of tracers and muzzle flashes from ``start`` to ``end`` (points), shaped by side and weapon."""
+    rng = stage.rng
+    length, thick, dashes, gap, _, beat, ragged = TRACER_SHAPE.get(side, TRACER_SHAPE["allied"])
+    color = TRACER.get(side, FLASH)
+    n = count if count is not None else ROUNDS[weapon]
+    out = []
+    t = delay
+    for k in range(n):
+        spread = 0.35 if weapon == "mg" else 0.2
+        e = (end[0] + rng.uniform(-spread, spread), end[1] + rng.uniform(-spread, spread),
+             end[2] + rng.uniform(0.0, 0.4))
+        s = (start[0], start[1], start[2] + 0.35)
+        if weapon == "sniper":
+            out.append(fx.streak(stage.root, s, e, (1, 1, 1, 1), 1.6, 1.5, 140.0, delay=t))
+        elif k % (1 if weapon == "mg" else 2) == 0:  # a rifle team's tracer every other round
+            out.append(fx.streak(stage.root, s, e, color, length, thick, 55.0, delay=t, dashes=dashes, gap=gap))
+        out.append(muzzle(stage, start, side, t, 0.35 if weapon != "mg" else 0.45))
+        t += beat * (1 + rng.uniform(-ragged, ragged)) + (0.25 if weapon == "rifle" and k % 3 == 2 else 0)
+    out.append(fx.burst(stage.root, (end[0], end[1], stage.height_at(end[0], end[1]) + 0.05),
+                        fx.BurstSpec("puff", count=min(10, 2 + n), spawn=t - delay, life=(0.4, 0.8), speed=(0.5, 1.5),
+                                     up=(0.5, 1.0), size=(0.08, 0.3), offset=0.6, color=DIRT, drag=3.0, gravity=4.0),
+                        rng, delay=delay + 0.08))
+    return out
 
-    def _on_template(self, ev: dict, at: float) -> float:
-        kind = ev.get("kind")
-        if kind == "beaten_zone" and "x" in ev:
-            x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius", 1.5))
-            if ev.get("element"):
-                self.zone_of[ev["element"]] = (x, y)
-            self._ring(x, y, r, ZONE, at, 4.0, width=4, fill=0.28)
-        elif kind == "backblast" and ev.get("polygon"):
-            pts = [(float(px), float(py)) for px, py in ev["polygon"]]
-            z = max(self.height_at(px, py) for px, py in pts) + 0.12
-            node = _polygon_fill("backblast", pts, z, (*ZONE[:3], 0.35))
-            geom.lines("backblast-edge", [[(px, py, z) for px, py in pts + pts[:1]]], ZONE, 3).reparent_to(node)
-            self.add(node, at, 3.5, fade=1.5)
-        elif kind == "grazing_corridor" and ev.get("from") and ev.get("to"):
-            (x0, y0), (x1, y1) = ev["from"][:2], ev["to"][:2]
-            node = corridor_node(x0, y0, x1, y1, float(ev.get("width", 1.0)), self.height_at, (*ZONE[:3], 0.3))
-            self.add(node, at, 3.0, fade=1.5)
-        return 0.3
 
-    def _on_smoke(self, ev: dict, at: float) -> float:
-        if "x" not in ev:
-            return 0.0
-        x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius", 1.0))
-        for k in range(5):
-            a = 2 * math.pi * k / 5
-            puff = self._ring(x + 0.4 * r * math.cos(a), y + 0.4 * r * math.sin(a), r * 0.5, DUST, at + 0.1 * k,
-                              2.5, grow=1.2, width=3, fill=0.45)
-            puff.set_z(puff.get_z() + 0.3 + 0.2 * k)
-        return 0.4
+# -- moves -------------------------------------------------------------------------------------------
+@handles("move", "retreat")
+def on_move(stage: Stage, ev: dict) -> Beat:
+    parts, dur = [], 0.0
+    for s in ev.get("stands", []):
+        piece = stage.pieces.stands.get(s.get("id"))
+        to = s.get("to")
+        if piece is None or not to:
+            continue
+        start = s.get("from")
+        here = piece.node.get_pos()
+        x0, y0 = (start[0], start[1]) if start else (here.x, here.y)
+        h0 = float(start[2]) if start and len(start) > 2 else piece.node.get_h()
+        x1, y1 = float(to[0]), float(to[1])
+        h1 = float(to[2]) if len(to) > 2 else h0
+        h1 = h0 + ((h1 - h0 + 180) % 360 - 180)
+        d = min(1.6, 0.3 + math.hypot(x1 - x0, y1 - y0) * 0.06)
+        node = piece.node
 
-    def _on_structure(self, ev: dict, at: float) -> float:
-        x, y = ev.get("x"), ev.get("y")
-        if x is None or y is None:
-            return 0.0
-        p = self._ground(float(x), float(y))
-        for k in range(5):
-            self._flash(p, at + 0.08 * k, size=1.4, color=(1.0, 0.6, 0.2, 1), life=0.5)
-        self._ring(p.x, p.y, 2.0, DUST, at, 2.5, grow=1.0, width=4, fill=0.4)
-        self._banner_text(str(ev.get("state", "")).upper(), p, (1.0, 0.75, 0.4, 1), at, life=2.5, scale=0.8)
-        return 0.6
+        def at(k: float, node=node, x0=x0, y0=y0, x1=x1, y1=y1, h0=h0, h1=h1) -> None:
+            e = k * k * (3 - 2 * k)
+            x, y = x0 + (x1 - x0) * e, y0 + (y1 - y0) * e
+            node.set_pos(x, y, stage.height_at(x, y))
+            node.set_h(h0 + (h1 - h0) * e)
 
-    def _on_move(self, ev: dict, at: float) -> float:
-        if not ev.get("frozen"):
-            return 0.0
+        parts.append(LerpFunctionInterval(at, d, 0.0, 1.0))
+        dur = max(dur, d)
+    if ev.get("frozen"):
         stops = [s["to"] for s in ev.get("stands", []) if s.get("to")]
-        if not stops:
-            return 0.0
-        x = sum(s[0] for s in stops) / len(stops)
-        y = sum(s[1] for s in stops) / len(stops)
-        p = self._ground(x, y)
-        why = "AMBUSH!" if ev.get("reaction") == "ambush" else "OPPORTUNITY FIRE"
-        self._ring(x, y, 2.6, (1.0, 0.85, 0.2, 1), at, 4.0, width=5)
-        self._banner_text(f"STOPPED HERE\n{why}", p, (1.0, 0.85, 0.2, 1), at, life=4.0, scale=0.7)
-        return 0.4
+        if stops:
+            x = sum(s[0] for s in stops) / len(stops)
+            y = sum(s[1] for s in stops) / len(stops)
+            why = "AMBUSH!" if ev.get("reaction") == "ambush" else "OPPORTUNITY FIRE"
+            parts.append(ring(stage, x, y, 2.6, (1.0, 0.85, 0.2, 1), 4.0, width=5, delay=dur))
+            parts.append(banner(stage, f"STOPPED HERE\n{why}", stage.ground(x, y), (1.0, 0.85, 0.2, 1), 4.0, 0.7, dur))
+    if parts:
+        pts = [s["to"] for s in ev.get("stands", []) if s.get("to")]
+        if pts:
+            stage.focus(0, 3, "move", stage.ground(sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)),
+                        hold=3.0, distance=34.0)
+    return Beat(Parallel(*parts) if parts else None, dur + (0.4 if ev.get("frozen") else 0.0))
+
+
+@handles("blind_move")
+def on_blind_move(stage: Stage, ev: dict) -> Beat | None:
+    node = stage.pieces.blinds.get(ev.get("blind"))
+    a, b = ev.get("from"), ev.get("to")
+    if node is None or not a or not b:
+        return None
+    d = min(1.4, 0.3 + math.hypot(b[0] - a[0], b[1] - a[1]) * 0.06)
+
+    def at(k: float) -> None:
+        e = k * k * (3 - 2 * k)
+        x, y = a[0] + (b[0] - a[0]) * e, a[1] + (b[1] - a[1]) * e
+        node.set_pos(x, y, stage.height_at(x, y))
+
+    return Beat(LerpFunctionInterval(at, d, 0.0, 1.0), d * 0.5)
+
+
+# -- fire ----------------------------------------------------------------------------------------------
+def _target_point(stage: Stage, ev: dict):
+    p = stage.stand_pos(ev.get("target"))
+    if p is not None:
+        return (p.x, p.y, p.z)
+    if ev.get("blind") in stage.pieces.blinds:
+        q = stage.pieces.blinds[ev["blind"]].get_pos()
+        return (q.x, q.y, q.z)
+    zone = stage.presenter.zones.get(ev.get("element"))
+    if zone is not None:
+        return stage.ground(*zone, 0.1)
+    return None
+
+
+@handles("fire")
+def on_fire(stage: Stage, ev: dict) -> Beat:
+    kind = ev.get("kind")
+    side = ev.get("side", "allied")
+    shooters = [s for s in (ev.get("stands") or stage.element_stands(ev.get("element"))) if s in stage.pieces.stands]
+    target = _target_point(stage, ev)
+    parts = []
+    if kind == "grenade" and target is not None:
+        for k, sid in enumerate(shooters[:2]):
+            parts.append(grenade(stage, stage.stand_pos(sid), target, 0.15 * k))
+        lead = 1.2
+    elif kind in ("recoilless", "backblast") and target is not None and kind == "recoilless":
+        for sid in shooters[:1]:
+            parts.append(rocket(stage, stage.stand_pos(sid), target, 0.0))
+        lead = 1.0
+    else:
+        for k, sid in enumerate(shooters):
+            p = stage.stand_pos(sid)
+            start = (p.x, p.y, p.z)
+            weapon = weapon_of(stage, sid)
+            delay = 0.03 * k + stage.rng.uniform(0, 0.1)
+            if target is None:
+                parts.append(muzzle(stage, start, side, delay))
+                continue
+            parts += rounds(stage, start, target, side, weapon, delay)
+            if k == 0 or weapon == "mg":
+                parts.append(stage.cue(SOUND.get((side, weapon), "m16"), start))
+        lead = 0.6
+    if kind == "ambush":
+        for sid in shooters:
+            p = stage.stand_pos(sid)
+            parts.append(ring(stage, p.x, p.y, 1.3, SIDE_COLORS["insurgent"], 1.5, grow=1.0, width=6, fill=0.3))
+    if target is not None and shooters:
+        a = stage.stand_pos(shooters[0])
+        mid = ((a.x + target[0]) / 2, (a.y + target[1]) / 2, (a.z + target[2]) / 2)
+        dist = math.hypot(a.x - target[0], a.y - target[1])
+        stage.focus(0, 8 if kind == "ambush" else 6, "fire", mid, hold=4.0, distance=max(30.0, min(90.0, dist * 2.2 + 20)))
+    return Beat(Parallel(*parts) if parts else None, lead)
+
+
+def grenade(stage: Stage, start, target, delay: float) -> Sequence:
+    """A grenade lobbed on an arc; a sharp round burst of grey smoke where it lands."""
+    if start is None:
+        return Sequence()
+    ball = geom.disc("grenade", 0.09, (0.15, 0.18, 0.12, 1))
+    ball.set_billboard_point_eye()
+    ball.reparent_to(stage.root)
+    ball.hide()
+    sx, sy, sz = start.x, start.y, start.z + 0.5
+    tx, ty, tz = target[0], target[1], stage.height_at(target[0], target[1]) + 0.1
+
+    def at(k: float) -> None:
+        ball.set_pos(sx + (tx - sx) * k, sy + (ty - sy) * k, sz + (tz - sz) * k + 3.0 * k * (1 - k))
+
+    land = (tx, ty, tz)
+    return Sequence(Wait(delay), Func(ball.show), LerpFunctionInterval(at, 0.7, 0.0, 1.0), Func(ball.hide),
+                    Parallel(fx.flash(stage.root, land, 0.9, (1, 0.8, 0.5, 1), life=0.15),
+                             fx.burst(stage.root, land, fx.BurstSpec("puff", count=8, life=(0.8, 1.4), speed=(1, 2.5),
+                                                                     up=(0.2, 0.8), size=(0.2, 0.8),
+                                                                     color=(0.55, 0.55, 0.52, 0.9), drag=3.0, rise=0.3),
+                                      stage.rng),
+                             stage.cue("grenade", land)))
+
+
+def rocket(stage: Stage, start, target, delay: float) -> Sequence:
+    """An RPG or recoilless round: backblast, a straight smoky trail, a fireball."""
+    if start is None:
+        return Sequence()
+    s = (start.x, start.y, start.z + 0.4)
+    e = (target[0], target[1], target[2] + 0.3)
+    dist = math.hypot(e[0] - s[0], e[1] - s[1]) or 1e-6
+    heading = math.degrees(math.atan2(s[1] - e[1], s[0] - e[0]))
+    fly_s = max(0.25, dist / 30.0)
+    trail = []
+    for i in range(int(dist / 0.8) + 1):  # the smoke trail is left along the line as the round passes
+        k = i / max(1, int(dist / 0.8))
+        p = (s[0] + (e[0] - s[0]) * k, s[1] + (e[1] - s[1]) * k, s[2] + (e[2] - s[2]) * k)
+        trail.append(fx.burst(stage.root, p, fx.BurstSpec("puff", count=1, life=(1.2, 1.8), speed=(0, 0.1),
+                                                          size=(0.12, 0.5), color=(0.85, 0.85, 0.82, 0.7), rise=0.2),
+                              stage.rng, delay=delay + fly_s * k))
+    return Sequence(Wait(delay), Parallel(
+        stage.cue("rpg", s),
+        fx.burst(stage.root, s, fx.BurstSpec("puff", count=6, life=(0.6, 1.2), speed=(1.5, 3), cone=50, heading=heading,
+                                             up=(0.0, 0.3), size=(0.2, 0.7), color=(0.8, 0.78, 0.72, 0.8), drag=3.0),
+                 stage.rng),
+        fx.streak(stage.root, s, e, (1.0, 0.85, 0.5, 1), 0.35, 5.0, dist / fly_s),
+        *trail,
+        Sequence(Wait(fly_s), fx.flash(stage.root, e, 1.4, (1, 0.7, 0.3, 1), life=0.25)),
+        fx.burst(stage.root, e, fx.BurstSpec("puff", count=8, life=(0.8, 1.6), speed=(1, 2.5), up=(0.3, 1.0),
+                                             size=(0.2, 0.9), color=(0.3, 0.28, 0.26, 0.9), rise=0.5, drag=2.0),
+                 stage.rng, delay=fly_s)))
+
+
+@handles("hit")
+def on_hit(stage: Stage, ev: dict) -> Beat | None:
+    p = stage.stand_pos(ev.get("stand"))
+    if p is None:
+        return None
+    return Beat(ring(stage, p.x, p.y, 1.2, HIT, 1.6, grow=0.6, fill=0.25), 0.25)
+
+
+@handles("casualty")
+def on_casualty(stage: Stage, ev: dict) -> Beat | None:
+    piece = stage.pieces.stands.get(ev.get("stand"))
+    x, y = ev.get("x"), ev.get("y")
+    parts = []
+    if piece is not None:
+        p = piece.node.get_pos()
+        x, y = p.x, p.y
+        # the stand leaves the table when the view comes; a copy topples and fades where it stood
+        holder = p3d.NodePath("fallen")
+        ghost = piece.node.copy_to(holder)
+        ghost.set_transparency(p3d.TransparencyAttrib.M_alpha)
+        ghost.set_bin("transparent", 25)
+        ghost.set_pos(0, 0, 0)
+        holder.set_pos(p)
+        holder.set_h(piece.node.get_h())
+        parts.append(fade(holder, stage.root, 2.2, 1.4, animate=lambda k: ghost.set_r(80 * min(1.0, k * 3.5) ** 2)))
+        stage.focus(0, 7, "casualty", (x, y, p.z), hold=3.0, distance=22.0)
+    if x is None or y is None:
+        return Beat(Parallel(*parts), 0.0) if parts else None
+    parts.append(ring(stage, x, y, 1.4, HIT, 2.0, grow=0.8, width=5))
+    parts.append(banner(stage, "X", stage.ground(x, y), HIT, 1.8, 0.7))
+    return Beat(Parallel(*parts), 0.35)
+
+
+@handles("fade")
+def on_fade(stage: Stage, ev: dict) -> Beat | None:
+    parts = []
+    for sid in ev.get("stands") or []:
+        piece = stage.pieces.stands.get(sid)
+        if piece is None:
+            continue
+        holder = p3d.NodePath("fading")
+        piece.node.copy_to(holder).set_pos(0, 0, 0)
+        holder.set_pos(piece.node.get_pos())
+        holder.set_h(piece.node.get_h())
+        parts.append(fade(holder, stage.root, 1.6, 1.5))
+    return Beat(Parallel(*parts), 0.3) if parts else None
+
+
+@handles("eliminated")
+def on_eliminated(stage: Stage, ev: dict) -> Beat:
+    return Beat(None, 0.3)
+
+
+@handles("ambush")
+def on_ambush(stage: Stage, ev: dict) -> Beat | None:
+    stands = stage.element_stands(ev.get("element"))
+    parts = []
+    for sid in stands:
+        p = stage.stand_pos(sid)
+        parts.append(ring(stage, p.x, p.y, 1.3, SIDE_COLORS["insurgent"], 1.5, grow=1.0, width=6, fill=0.3))
+        for burst_ in range(4):
+            parts.append(fx.flash(stage.root, (p.x, p.y, p.z + 0.4), 0.8, FLASH, delay=0.1 * burst_, life=0.12,
+                                  kind="spark"))
+    if not stands:
+        return None
+    p = stage.stand_pos(stands[0])
+    parts.append(banner(stage, "AMBUSH!", (p.x, p.y, p.z), (1.0, 0.3, 0.2, 1), 3.0, 1.4))
+    stage.focus(0, 8, "ambush", (p.x, p.y, p.z), hold=5.0, distance=40.0)
+    return Beat(Parallel(*parts), 0.8)
+
+
+@handles("assault")
+def on_assault(stage: Stage, ev: dict) -> Beat | None:
+    a = stage.pieces.element_centre(ev.get("element") or "")
+    d = stage.pieces.element_centre(ev.get("target_element") or "")
+    if a is None or d is None:
+        return None
+    mid = (a + d) / 2
+    parts = [fx.flash(stage.root, (mid.x, mid.y, mid.z + 0.5), 1.0, (1.0, 0.75, 0.3, 1), delay=0.15 * k)
+             for k in range(4)]
+    parts.append(ring(stage, mid.x, mid.y, 2.0, (1.0, 0.75, 0.3, 1), 1.6, grow=0.5, width=5))
+    parts.append(banner(stage, "CLOSE ASSAULT", (mid.x, mid.y, mid.z), (1.0, 0.82, 0.35, 1), 2.5, 1.0))
+    stage.focus(0, 8, "assault", (mid.x, mid.y, mid.z), hold=5.0, distance=28.0)
+    return Beat(Parallel(*parts), 0.8)
+
+
+@handles("assault_result")
+def on_assault_result(stage: Stage, ev: dict) -> Beat | None:
+    w = stage.pieces.element_centre(ev.get("winner") or "")
+    return None if w is None else Beat(ring(stage, w.x, w.y, 2.5, (1.0, 0.9, 0.4, 1), 2.0, grow=0.3, width=5), 0.5)
+
+
+@handles("surrounded")
+def on_surrounded(stage: Stage, ev: dict) -> Beat | None:
+    c = stage.pieces.element_centre(ev.get("element") or "")
+    return None if c is None else Beat(ring(stage, c.x, c.y, 3.0, HIT, 2.0, grow=-0.5, width=6), 0.3)
+
+
+@handles("template")
+def on_template(stage: Stage, ev: dict) -> Beat | None:
+    kind = ev.get("kind")
+    if kind == "beaten_zone" and "x" in ev:
+        x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius", 1.5))
+        if ev.get("element"):
+            stage.presenter.zones[ev["element"]] = (x, y)
+        spurts = [fx.burst(stage.root, stage.ground(x + r * 0.8 * math.cos(a), y + r * 0.8 * math.sin(a), 0.05),
+                           fx.BurstSpec("puff", count=3, life=(0.4, 0.8), speed=(0.5, 1.2), up=(0.7, 1.0),
+                                        size=(0.08, 0.3), color=DIRT, gravity=4.0), stage.rng, delay=0.3 + 0.12 * k)
+                  for k, a in enumerate(stage.rng.uniform(0, 2 * math.pi) for _ in range(8))]
+        return Beat(Parallel(ring(stage, x, y, r, ZONE, 4.0, width=4, fill=0.28), *spurts), 0.3)
+    if kind == "backblast" and ev.get("polygon"):
+        pts = [(float(px), float(py)) for px, py in ev["polygon"]]
+        z = max(stage.height_at(px, py) for px, py in pts) + 0.12
+        node = _polygon_fill("backblast", pts, z, (*ZONE[:3], 0.35))
+        geom.lines("backblast-edge", [[(px, py, z) for px, py in pts + pts[:1]]], ZONE, 3).reparent_to(node)
+        return Beat(fade(node, stage.root, 3.5, 1.5), 0.3)
+    if kind == "grazing_corridor" and ev.get("from") and ev.get("to"):
+        (x0, y0), (x1, y1) = ev["from"][:2], ev["to"][:2]
+        node = corridor_node(x0, y0, x1, y1, float(ev.get("width", 1.0)), stage.height_at, (*ZONE[:3], 0.3))
+        return Beat(fade(node, stage.root, 3.0, 1.5), 0.3)
+    return None
+
+
+@handles("smoke")
+def on_smoke(stage: Stage, ev: dict) -> Beat | None:
+    if "x" not in ev:
+        return None
+    x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius", 1.0))
+    spec = fx.BurstSpec("puff", count=14, spawn=0.6, life=(2.0, 3.2), speed=(0.5, 1.5), up=(0.1, 0.5),
+                        size=(0.4 * r, 1.1 * r), offset=0.5 * r, color=DUST, drag=1.2, rise=0.25, fade_in=0.15)
+    return Beat(fx.burst(stage.root, stage.ground(x, y, 0.3), spec, stage.rng), 0.4)
+
+
+@handles("structure")
+def on_structure(stage: Stage, ev: dict) -> Beat | None:
+    x, y = ev.get("x"), ev.get("y")
+    if x is None or y is None:
+        return None
+    p = stage.ground(float(x), float(y), 0.1)
+    parts = [fx.flash(stage.root, (p[0], p[1], p[2] + 0.6), 1.6, (1.0, 0.6, 0.2, 1), delay=0.08 * k, life=0.3)
+             for k in range(4)]
+    parts.append(fx.burst(stage.root, p, fx.BurstSpec("puff", count=14, life=(1.5, 2.6), speed=(1, 3), up=(0.3, 0.9),
+                                                      size=(0.4, 1.4), color=DUST, drag=1.5, rise=0.3), stage.rng))
+    parts.append(banner(stage, str(ev.get("state", "")).upper(), p, (1.0, 0.75, 0.4, 1), 2.5, 0.8))
+    parts.append(stage.cue("explosion_small", p))
+    stage.focus(0, 8, "structure", p, hold=4.0, distance=30.0)
+    return Beat(Parallel(*parts), 0.6)
+
+
+# -- the hidden war: blinds, echoes, reveals (positions the event itself gives) ------------------------
+@handles("echo", "echo_lost", "blind_removed", "blind_placed", "blind")
+def on_marker(stage: Stage, ev: dict) -> Beat | None:
+    x, y = ev.get("x"), ev.get("y")
+    if x is None and isinstance(ev.get("to"), list):
+        x, y = ev["to"][:2]
+    if x is None or y is None:
+        return None
+    color = SIDE_COLORS.get(ev.get("side"), (0.95, 0.88, 0.55, 1))
+    return Beat(ring(stage, float(x), float(y), 1.0, color, 1.2, grow=0.8, width=4), 0.1)
+
+
+@handles("reveal")
+def on_reveal(stage: Stage, ev: dict) -> Beat | None:
+    parts = []
+    for s in ev.get("stands") or []:
+        if "x" in s and "y" in s:
+            parts.append(ring(stage, float(s["x"]), float(s["y"]), 1.2, SIDE_COLORS.get(ev.get("side"), FLASH), 1.4,
+                              grow=-0.4, width=5))
+    if not parts:
+        return None
+    s0 = ev["stands"][0]
+    stage.focus(0, 5, "reveal", stage.ground(s0["x"], s0["y"]), hold=3.0, distance=30.0)
+    return Beat(Parallel(*parts), 0.3)
+
+
+@handles("litter")
+def on_litter(stage: Stage, ev: dict) -> Beat | None:
+    if "x" not in ev:
+        return None
+    color = (0.95, 0.95, 0.95, 1) if ev.get("on") else (0.6, 0.6, 0.6, 1)
+    return Beat(ring(stage, float(ev["x"]), float(ev["y"]), 0.9, color, 1.2, width=4, fill=0.2), 0.2)
 
 
 def _polygon_fill(name: str, pts: list[tuple[float, float]], z: float, color) -> p3d.NodePath:

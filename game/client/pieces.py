@@ -214,6 +214,8 @@ class Pieces:
             np_ = self.root.attach_new_node(f"marker-{m.get('id', kind)}")
             np_.set_pos(m["x"], m["y"], self.height_at(m["x"], m["y"]))
             key = MARKER_MODELS.get(kind, kind)
+            if m.get("model") and self.library.has(str(m["model"])):  # a marker that names its model
+                key = str(m["model"])
             if self.library.has(key):
                 model = self.library.instance(key, np_)
                 if kind in SMOKE_KINDS:

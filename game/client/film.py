@@ -1,0 +1,246 @@
+"""``dinkydau film SCENARIO --showcase artillery|airstrike|dustoff|all --out FILE``: the set pieces on
+film, rendered offscreen from real games.
+
+The film finds its situation by driving the real engine process, never by making events up: it plays
+seeded AI-against-AI games (``game.step``) on the referee's view until the engine issues the set piece.
+For ``artillery`` that is the Jungle Ghost's 82 mm harassment (G-12), which comes as its Doom Clock
+climbs; for ``dustoff`` the film also takes the Allies' ``pop_smoke`` action whenever the engine offers
+it (a scripted choice among the engine's own legal actions), then lets the game run until the Huey
+lands and leaves, or is waved off or shot down. It prints the seed and the step it used.
+
+Then it replays that game on the table: every batch before and between the set pieces is applied at
+once, and each batch that holds the set piece plays through the presenter at 1x under the attract-mode
+director, one frame every 1/FPS s of game time (the clock is driven by frames, so a slow machine makes
+the same film). Frames go to an MP4 (imageio-ffmpeg's own ffmpeg, H.264) or, when ``--out`` is a
+folder (or ends in ``/``), to numbered PNGs. No sound track: the sounds play through OpenAL's null
+device.
+
+``airstrike`` needs the fire-support chapter (issue 13): until the engine issues air strikes it says so
+and exits 2, with no fake footage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SHOWCASES = ("artillery", "dustoff", "airstrike")
+TARGET = {"artillery": {"impact"}, "dustoff": {"dustoff"}, "airstrike": {"air_strike"}}
+NEEDS_CHAPTER = {"airstrike": "the air strike needs the fire-support chapter (issue 13): the engine issues no "
+                              "air-strike events yet, so there is nothing real to film"}
+
+
+@dataclass
+class Situation:
+    scenario: str
+    seed: int
+    showcase: str
+    start: dict
+    batches: list[tuple[list[dict], dict]] = field(default_factory=list)  # (events, view after them)
+    story: list[int] = field(default_factory=list)  # the indices of the batches holding the set piece
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="dinkydau film", description="Render the set pieces of a real game to film.")
+    p.add_argument("scenario")
+    p.add_argument("--showcase", choices=(*SHOWCASES, "all"), default="all")
+    p.add_argument("--out", required=True, help="an .mp4 file, or a folder for PNG frames")
+    p.add_argument("--size", default="1280x720")
+    p.add_argument("--fps", type=int, default=30)
+    p.add_argument("--seed", type=int, default=1, help="the first seed to try")
+    p.add_argument("--tries", type=int, default=120, help="seeds to try before giving up")
+    p.add_argument("--threat", type=int, default=3)
+    p.add_argument("--tail", type=float, default=1.5, help="seconds filmed after each set piece ends")
+    return p.parse_args(argv)
+
+
+def _story_done(showcase: str, events: list[dict], seen: list[dict]) -> bool:
+    if showcase == "artillery":
+        return any(e.get("type") == "impact" for e in events)
+    phases = [e.get("phase") for e in seen if e.get("type") == "dustoff"]
+    return bool(phases) and phases[-1] in ("departure", "crash")
+
+
+def _pop_smoke(link, game: str) -> list[dict] | None:
+    """Take the Allies' pop_smoke if the engine offers it: the LZ on the throwing stand or a few inches
+    round it (the engine refuses an LZ that is not a clear 6" opening). Returns the referee's events."""
+    from game.engine.client import EngineError  # the protocol client; never game.rules
+
+    acts = link.call("game.actions", game=game, side="allied").get("actions", [])
+    for a in [a for a in acts if a.get("type") == "pop_smoke"]:
+        spec = (a.get("params") or {}).get("at") or {}
+        fx, fy = (spec.get("from") or [None, None])[:2]
+        if fx is None:
+            continue
+        reach = float(spec.get("max", 1.0))
+        for dx, dy in ((0, 0), (reach, 0), (-reach, 0), (0, reach), (0, -reach)):
+            action = {"type": "pop_smoke", "element": a.get("element"), "at": [round(fx + dx, 2), round(fy + dy, 2)]}
+            try:
+                done = link.call("game.act", game=game, side="allied", action=action)
+            except EngineError:
+                continue
+            return done.get("events", [])
+    return None
+
+
+def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 120, threat: int = 3,
+         log=print) -> Situation | None:
+    """Drive the real engine until it issues ``showcase``; the situation to replay, or None."""
+    for seed in range(first_seed, first_seed + tries):
+        r = link.call("game.new", scenario=scenario, seed=seed, threat=threat, referee=True, side="referee",
+                      players={"allied": "ai", "insurgent": "ai"})
+        game = r["game"]
+        sit = Situation(scenario, seed, showcase, r)
+        seen: list[dict] = []
+        last_seq = max([e.get("seq", 0) for e in r.get("events", [])], default=0)
+        try:
+            for _ in range(4000):
+                view = sit.batches[-1][1] if sit.batches else r["view"]
+                if view.get("over"):
+                    break
+                events = None
+                if showcase == "dustoff" and view.get("to_act") == "allied" and not seen:
+                    if _pop_smoke(link, game) is not None:
+                        events = link.call("game.events", game=game, side="referee", since=last_seq)["events"]
+                        view = link.call("game.view", game=game, side="referee")
+                if events is None:
+                    step = link.call("game.step", game=game, side="referee")
+                    events, view = step.get("events", []), step.get("view") or view
+                last_seq = max([e.get("seq", 0) for e in events], default=last_seq)
+                sit.batches.append((events, view))
+                hits = [e for e in events if e.get("type") in TARGET[showcase]]
+                if hits:
+                    sit.story.append(len(sit.batches) - 1)
+                    seen += hits
+                if seen and _story_done(showcase, events, seen):
+                    log(f"film: {showcase} found in {scenario} seed {seed} at step {len(sit.batches)}")
+                    return sit
+                if showcase == "dustoff" and seen and len(sit.batches) - sit.story[0] > 400:
+                    break
+        finally:
+            link.call("game.close", game=game)
+    return None
+
+
+class Recorder:
+    """Frames from the offscreen window to an MP4 or a folder of PNGs."""
+
+    def __init__(self, app, out: str, fps: int):
+        self.app = app
+        self.out = Path(out)
+        self.frames = 0
+        self.writer = None
+        w, h = app.base.win.get_x_size(), app.base.win.get_y_size()
+        self.size = (w, h)
+        if self.out.suffix.lower() == ".mp4":
+            import imageio_ffmpeg
+
+            self.out.parent.mkdir(parents=True, exist_ok=True)
+            self.writer = imageio_ffmpeg.write_frames(str(self.out), (w, h), fps=fps, codec="libx264",
+                                                      pix_fmt_out="yuv420p", quality=8, macro_block_size=8)
+            self.writer.send(None)
+        else:
+            self.out.mkdir(parents=True, exist_ok=True)
+
+    def grab(self) -> None:
+        import numpy as np
+        import panda3d.core as p3d
+
+        if self.writer is not None:
+            tex = self.app.base.win.get_screenshot()
+            data = np.frombuffer(bytes(tex.get_ram_image_as("RGB")), np.uint8)
+            img = data.reshape(tex.get_y_size(), tex.get_x_size(), 3)[::-1]
+            self.writer.send(np.ascontiguousarray(img[: self.size[1], : self.size[0]]).tobytes())
+        else:
+            path = self.out / f"frame_{self.frames:05d}.png"
+            self.app.base.win.save_screenshot(p3d.Filename.from_os_specific(str(path)))
+        self.frames += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float) -> None:
+    """Replay ``sit`` on the table: set-piece batches filmed at 1x, the rest applied at once."""
+    from game.client.presenter import INSTANT
+
+    app.close_game()
+    app.viewing = "referee"
+    app.mode = "watch"
+    app.players = {"allied": "ai", "insurgent": "ai"}
+    app._on_new(sit.start, advance=False)
+    app.base.aspect2d.hide()  # the table alone: a film has no interface
+    pres = app.presenter
+    director.hook()
+    story = set(sit.story)
+    for i, (events, view) in enumerate(sit.batches):
+        filmed = i in story
+        pres.set_speed(1.0 if filmed else INSTANT)
+        app.handle_events(events, view)
+        if not filmed:
+            app.base.task_mgr.step()
+            continue
+        steps = 0
+        while pres.busy and steps < fps * 90:
+            app.base.task_mgr.step()
+            rec.grab()
+            steps += 1
+        for _ in range(int(tail * fps)):
+            app.base.task_mgr.step()
+            rec.grab()
+
+
+def film_main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    wanted = list(SHOWCASES) if args.showcase == "all" else [args.showcase]
+    for name in wanted:
+        if name in NEEDS_CHAPTER:
+            print(f"dinkydau film: {NEEDS_CHAPTER[name]}", file=sys.stderr)
+    wanted = [n for n in wanted if n not in NEEDS_CHAPTER]
+    if not wanted:
+        return 2
+    import panda3d.core as p3d
+
+    from game.client.app import DinkyDauApp
+    from game.client.director import Director
+    from game.client.settings import ClientSettings
+
+    w, _, h = args.size.lower().partition("x")
+    if not (w.isdigit() and h.isdigit()):
+        print(f"dinkydau film: --size wants WIDTHxHEIGHT, got {args.size!r}", file=sys.stderr)
+        return 2
+    clock = p3d.ClockObject.get_global_clock()
+    app = DinkyDauApp(ClientSettings(size=(int(w), int(h)), offscreen=True, shadows=False))
+    clock.set_mode(p3d.ClockObject.M_non_real_time)
+    clock.set_frame_rate(args.fps)
+    director = Director(app, clock=clock.get_frame_time)
+    rec = None
+    try:
+        t0 = time.monotonic()
+        sits = []
+        for name in wanted:
+            sit = find(app.link, args.scenario, name, args.seed, args.tries, args.threat)
+            if sit is None:
+                print(f"dinkydau film: no {name} in {args.tries} seeds of {args.scenario} from {args.seed}",
+                      file=sys.stderr)
+                return 1
+            sits.append(sit)
+        rec = Recorder(app, args.out, args.fps)
+        for sit in sits:
+            play(app, director, sit, rec, args.fps, args.tail)
+        print(f"wrote {args.out}: {rec.frames} frames at {args.fps} fps ({rec.frames / args.fps:.1f} s), "
+              f"{', '.join(f'{s.showcase} seed {s.seed}' for s in sits)}, in {time.monotonic() - t0:.0f} s")
+        return 0
+    finally:
+        if rec is not None:
+            rec.close()
+        clock.set_mode(p3d.ClockObject.M_normal)
+        app.shutdown()
+
+
+if __name__ == "__main__":
+    sys.exit(film_main())
