@@ -288,7 +288,8 @@ class DinkyDauApp:
         """Drive the task loop until the engine link is idle, animations ran and frames were drawn."""
         end = time.monotonic() + seconds
         deadline = time.monotonic() + 60
-        while (self.link.busy or time.monotonic() < end) and time.monotonic() < deadline:
+        while (self.link.busy or time.monotonic() < end or (self._presenter is not None and self._presenter.busy)) \
+                and time.monotonic() < deadline:
             self.base.task_mgr.step()
             time.sleep(0.005)
         if self.camera is not None:

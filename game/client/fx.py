@@ -361,12 +361,11 @@ class Shake:
 
     def update(self, dt: float) -> None:
         self.time += dt
-        self.trauma = max(0.0, self.trauma - dt)
-        if self.cam is None:
-            return
         h, p, r = self.offsets() if self.trauma > 0 else (0.0, 0.0, 0.0)
+        self.trauma = max(0.0, self.trauma - dt)
         self.peak = max(self.peak, abs(h), abs(p), abs(r))
-        self.cam.set_hpr(h, p, r)
+        if self.cam is not None:
+            self.cam.set_hpr(h, p, r)
 
     def stop(self) -> None:
         self.trauma = 0.0

@@ -119,7 +119,9 @@ class Stage:
 
     def model(self, key: str) -> p3d.NodePath:
         """A set-piece model (its hierarchy kept: rotors turn) under this sequence's root."""
-        return self.presenter.models.instance(key, self.root)
+        node = self.presenter.models.instance(key, self.root)
+        node.set_tag("setpiece", key)
+        return node
 
     def cue(self, name: str, where, loop: bool = False, gain: float = 1.0, keep: list | None = None) -> Func:
         """A Func that plays a sound when the timeline reaches it (never while skipping)."""
@@ -321,7 +323,7 @@ class Presenter:
             self.build(batch)
             for s in list(self.starters):
                 s(batch)
-            if self.speed == INSTANT:
+            if self.speed == INSTANT or batch.sequence.get_duration() <= 0.0:
                 batch.sequence.start()
                 self.finish()
             else:

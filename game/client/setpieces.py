@@ -227,7 +227,7 @@ def _touchdown(stage, ev, x, y, ground, colour, w, h) -> Beat:
     model, fly_seq = huey_flight(stage, path, hold=True)
     dur = path.duration
     low = _time_below(path, ground + 2.2)
-    parts = [fly_seq, lz_smoke(stage, x, y, colour, dur + 1.0, path=path),
+    parts = [Func(stage.presenter.landed.hide_at, x, y), fly_seq, lz_smoke(stage, x, y, colour, dur + 1.0, path=path),
              rotor_dust(stage, path, x, y, low, max(0.5, dur - low))]
     if ev.get("damaged"):
         parts += trail(stage, path, dur * 0.55, dur)
@@ -244,7 +244,8 @@ def _time_below(path: flight.Path, z: float) -> float:
 def _wave_off(stage, ev, x, y, ground, colour, w, h) -> Beat:
     path = flight.huey_wave_off(x, y, ground, w, h)
     model, fly_seq = huey_flight(stage, path)
-    parts = [fly_seq, lz_smoke(stage, x, y, colour, min(path.duration, 10.0), path=path)]
+    parts = [Func(stage.presenter.landed.hide_at, x, y), fly_seq,
+             lz_smoke(stage, x, y, colour, min(path.duration, 10.0), path=path)]
     stage.focus(0.0, 9, "dustoff", node=model, hold=path.duration * 0.7, distance=40.0)
     return Beat(Parallel(*parts), path.duration * 0.7)
 
@@ -255,7 +256,7 @@ def _crash(stage, ev, x, y, ground, colour, w, h) -> Beat:
     end = path.duration
     hit_pos = tuple(path.at(hit))
     g = stage.ground(x, y, 0.1)
-    parts = [fly_seq, lz_smoke(stage, x, y, colour, end, path=path),
+    parts = [Func(stage.presenter.landed.hide_at, x, y), fly_seq, lz_smoke(stage, x, y, colour, end, path=path),
              fx.flash(stage.root, hit_pos, 1.2, (1, 0.7, 0.3, 1), delay=hit, life=0.3),
              Sequence(Wait(hit), stage.cue("explosion_small", hit_pos)),
              *trail(stage, path, hit, end, every=0.08),
@@ -304,8 +305,9 @@ def landing_heading(x: float, y: float, ground: float, w: float, h: float) -> fl
 
 # -- what stays on the table between batches -------------------------------------------------------------
 class Landed:
-    """Idle Hueys on the view's ``helicopter`` markers (rotors turning, facing the way they landed) and
-    smoke over the view's burning ``wreck`` markers. Synced after every view; cleared with the table."""
+    """Idle Hueys on the view's ``helicopter`` markers (rotors turning, facing the way they landed), a plume
+    of coloured smoke on a Dustoff LZ's ``smoke`` marker, and smoke over a burning ``wreck``. Synced after
+    every view; cleared with the table."""
 
     def __init__(self, presenter):
         self.presenter = presenter
@@ -317,17 +319,19 @@ class Landed:
         pieces = self.presenter.scene.pieces
         want = {}
         for m in pieces.view.get("markers") or []:
-            if m.get("kind") in ("helicopter", "wreck") and "x" in m and "y" in m:
+            lz = m.get("kind") == "smoke" and m.get("purpose") == "dustoff"
+            if (m.get("kind") in ("helicopter", "wreck") or lz) and "x" in m and "y" in m:
                 want[str(m.get("id"))] = m
         for mid in [k for k in self.items if k not in want]:
             self._drop(mid)
         for mid, m in want.items():
             node = pieces.markers.get(mid)
-            if m["kind"] == "helicopter" and node is not None:
+            if m["kind"] in ("helicopter", "smoke") and node is not None:
                 for child in node.get_children():
-                    child.hide()  # the static marker model: an idling Huey stands in its place
+                    child.hide()  # the static marker: an idling Huey, a plume of the LZ's colour in its place
             if mid not in self.items:
                 self.items[mid] = self._make(m)
+            self.items[mid][0].show()  # back after a batch that had it give way
 
     def _make(self, m: dict) -> tuple[p3d.NodePath, object, tuple[float, float]]:
         table = self.presenter.scene.table
@@ -346,6 +350,13 @@ class Landed:
                     hpr[axis] = 360.0 * 4 * k * (5.0 if axis else 1.0)
                     pivot.set_hpr(*hpr)
             ival = LerpFunctionInterval(idle, 4.0, 0.0, 1.0)
+        elif m["kind"] == "smoke":
+            import random
+
+            spec = fx.BurstSpec("puff", count=24, spawn=4.0, life=(2.5, 4.0), speed=(0.3, 0.8), up=(0.5, 0.9),
+                                size=(0.15, 1.3), color=smoke_rgba(str(m.get("colour", "violet"))), drag=0.8, rise=0.9,
+                                wind=(0.35, 0.15, 0.0), fade_in=0.08)
+            ival = fx.burst(holder, (x, y, g + 0.05), spec, random.Random(str(m.get("id"))))
         else:
             import random
 
@@ -356,7 +367,7 @@ class Landed:
         return holder, ival, (x, y)
 
     def hide_at(self, x: float, y: float) -> None:
-        """The Huey idling at (x, y) takes off (the departure's own Huey flies from here)."""
+        """What stands at (x, y) gives way to a batch's own: a Huey that takes off, a plume the wash bends."""
         for holder, _, (hx, hy) in self.items.values():
             if math.hypot(hx - x, hy - y) < 1.0:
                 holder.hide()

@@ -42,22 +42,32 @@ COMBAT = [
 def test_events_make_effects_that_clean_up(make_app):
     app = make_app(FakeEngine)
     app.open_game_sync("fake_patrol")
-    fx = app.scene.effects
-    now = [1000.0]
-    fx.clock = lambda: now[0]
-    wait = app.handle_events(COMBAT)
-    assert wait > 1.0  # the next step waits for the firefight to play
-    assert fx.count() > 20
-    kinds = {e.node.get_name() for e in fx.live}
-    assert {"muzzle", "tracers", "ring", "fallen", "corridor", "backblast"} <= kinds, kinds
-    fx.update()
-    now[0] += 0.5
-    fx.update()
-    assert any(not e.node.is_hidden() for e in fx.live)
-    assert app.hud.dice_frame is not None and app.hud.banner_text.getText()
-    now[0] += 30
-    fx.update()
-    assert fx.count() == 0 and fx.root.get_num_children() == 0, "every effect leaves the table"
+    clock = p3d.ClockObject.get_global_clock()
+    clock.set_mode(p3d.ClockObject.M_non_real_time)
+    clock.set_frame_rate(10)
+    try:
+        for _ in range(2):
+            app.base.task_mgr.step()  # the opening batch (its turn event) is done
+        applied = []
+        app.handle_events(COMBAT, app.view, after=lambda: applied.append(True))
+        pres = app.presenter
+        assert pres.busy and pres.current.duration > 1.0  # the next step waits for the firefight to play
+        root = pres.current.root
+        kinds = {n.get_name() for n in root.find_all_matches("**")}
+        assert {"streak", "ring", "fallen", "corridor", "backblast", "burst-puff"} <= kinds, kinds
+        for _ in range(5):
+            app.base.task_mgr.step()
+        assert any(not n.is_hidden() for n in root.find_all_matches("**/streak*"))
+        assert app.hud.dice_frame is not None and app.hud.banner_text.getText()
+        assert not applied, "the view comes after the timeline"
+        for _ in range(200):
+            app.base.task_mgr.step()
+            if not pres.busy:
+                break
+        assert applied and not pres.busy
+        assert app.scene.effects.count() == 0, "every effect leaves the table"
+    finally:
+        clock.set_mode(p3d.ClockObject.M_normal)
 
 
 def test_dice_tray_reads_a_pool():
