@@ -63,17 +63,18 @@ def strike_path(ev: dict, ground: float) -> flight.Path:
     return flight.strike_run(entry, exit_, profile, SPEED.get(str(ev.get("aircraft")), 28.0))
 
 
-def bombs(stage: Stage, path: flight.Path, releases: list, delay: float, napalm: bool) -> tuple[list, list]:
-    """Canisters or bombs from each release point along the path's velocity; returns intervals and the
-    (x, y, time) where each lands."""
+def bombs(stage: Stage, path: flight.Path, releases: list, delay: float, napalm: bool,
+          targets: list | None = None) -> tuple[list, list]:
+    """Canisters or bombs let go as the aircraft passes each release point, each falling onto its target
+    (the footprint's leading edge for napalm; by default the ground under the release point); returns
+    intervals and the (x, y, time) where each lands."""
     out, landings = [], []
-    for rx, ry in releases:
+    for k, (rx, ry) in enumerate(releases):
         t = path.time_nearest(rx, ry)
         p0 = path.at(t)
-        p1 = path.at(min(path.duration, t + 0.05))
-        v = (p1 - p0) / 0.05
-        g = float(stage.height_at(rx, ry))
-        drop = flight.fall(tuple(p0), (v[0] * 0.8, v[1] * 0.8, v[2]), g)
+        tx, ty = (targets[k % len(targets)] if targets else (rx, ry))
+        g = float(stage.height_at(tx, ty))
+        drop = flight.fall_to(tuple(p0), (tx, ty), g)
         model = stage.model("smoke_grenade_white" if napalm else "crater")  # a stand-in shape, scaled below
         model.set_scale(2.0 if napalm else 0.05)
         out.append(fx.fly(model, drop, delay + t))
@@ -140,7 +141,12 @@ def air_strike(stage: Stage, ev: dict) -> tuple[Parallel, float]:
     ordnance = str(ev.get("ordnance", "bombs"))
     end = t + path.duration
     if ordnance in ("napalm", "bombs") and ev.get("release"):
-        drops, landings = bombs(stage, path, [_xy(r) for r in ev["release"]], t, ordnance == "napalm")
+        targets = None
+        if ordnance == "napalm" and ev.get("footprint"):
+            lead = flight.footprint_points([_xy(p) for p in ev["footprint"]], math.degrees(math.atan2(
+                path.xyz[-1, 1] - path.xyz[0, 1], path.xyz[-1, 0] - path.xyz[0, 0])))
+            targets = [lead[0][:2]] if lead else None
+        drops, landings = bombs(stage, path, [_xy(r) for r in ev["release"]], t, ordnance == "napalm", targets)
         parts += drops
         if landings:
             first = min(lt for _, _, lt in landings)

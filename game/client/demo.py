@@ -1,9 +1,10 @@
 """``dinkydau demo``: the attract mode for a convention table (DESIGN §9).
 
 The AI plays both sides (``players: {allied: ai, insurgent: ai}``, driven by ``game.step``) on the
-referee's view, so the crowd sees the whole fight. A director moves the camera to the action (the
-acting element, the firefight framed from firer to target) and orbits slowly; captions big enough to
-read across a room come from the events' own ``text``. Any key or click hands command to whoever walked
+referee's view, so the crowd sees the whole fight. The director (``director.py``) reads each batch as
+the presenter queues it and frames calm shots of several seconds: an establishing shot, the aircraft
+followed in, a cut to the impact, hard cuts rather than long sweeps; captions big enough to read
+across a room come from the events' own ``text``. Any key or click hands command to whoever walked
 up: a solo game as the Allies on the same scenario starts at once. Left idle for ``--idle-minutes``
 (default 3), the table goes back to the loop. Each loop is a new seed, and the next scenario.
 
@@ -80,7 +81,9 @@ class AttractMode:
         self.last_input = clock()
         self.last_mouse = None
         self.styled_hud = None
-        self.orbit_speed = 3.0  # degrees per second
+        from game.client.director import Director
+
+        self.director = Director(app, clock=clock)
         app.listeners.append(self.on_events)
         app.game_over_hook = self.on_game_over
         bt = app.base.buttonThrowers[0].node() if getattr(app.base, "buttonThrowers", None) else None
@@ -110,6 +113,7 @@ class AttractMode:
             return
         app = self.app
         self.state = "demo"
+        self.director.enabled = True
         self.index = (self.index + 1) % len(self.scenarios)
         self.scenario = self.scenarios[self.index]
         seed = self.rng.randrange(1, 1_000_000)
@@ -129,6 +133,7 @@ class AttractMode:
         """A walk-up player: a solo game as the Allies on the same scenario, straight away."""
         app = self.app
         self.state = "player"
+        self.director.enabled = False  # the player keeps the camera as it is
         self.last_input = self.clock()
         self.captions.clear()
         app.step_pause = 0.05
@@ -162,7 +167,6 @@ class AttractMode:
         self.events_seen += len(events)
         if any(ev.get("type") not in QUIET_EVENTS for ev in events):
             self.last_progress = self.clock()
-        self._direct(events)
         for ev in events:
             if ev.get("type") in CAPTION_EVENTS and ev.get("text"):
                 if ev.get("type") == "status" and ev.get("status") not in ("pinned", "overwatch"):
@@ -181,52 +185,6 @@ class AttractMode:
             text = re.sub(r"\b(" + "|".join(re.escape(i) for i in ids) + r")\b", lambda m: stands[m.group(1)], text)
         return text
 
-    def _direct(self, events: list[dict]) -> None:
-        """Cut the camera to what matters most in this batch; the tick keeps it orbiting slowly."""
-        app = self.app
-        if app.camera is None or app.scene is None:
-            return
-        pieces = app.scene.pieces
-        best = None
-        for ev in events:
-            kind = ev.get("type")
-            rank = {"ambush": 5, "assault": 5, "fire": 4, "structure": 4, "move": 3, "retreat": 3,
-                    "activate": 1}.get(kind, 0)
-            if rank and (best is None or rank > best[0]):
-                best = (rank, ev)
-        if best is None:
-            return
-        ev = best[1]
-        kind = ev.get("type")
-        focus, dist = None, 48.0
-        if kind in ("fire", "ambush", "assault"):
-            a = pieces.element_centre(ev.get("element") or "")
-            tid = ev.get("target")
-            b = pieces.stands[tid].node.get_pos() if tid in pieces.stands else pieces.element_centre(
-                ev.get("target_element") or "")
-            if a is not None and b is not None:
-                focus = (a + b) / 2
-                dist = max(36.0, min(110.0, (a - b).length() * 2.4 + 24))
-            elif a is not None:
-                focus = a
-        elif kind in ("move", "retreat"):
-            tos = [s["to"] for s in ev.get("stands", []) if s.get("to")]
-            if tos:
-                x = sum(t[0] for t in tos) / len(tos)
-                y = sum(t[1] for t in tos) / len(tos)
-                import panda3d.core as p3d
-
-                focus = p3d.LPoint3(x, y, app.scene.table.height_at(x, y))
-        elif kind == "structure" and "x" in ev:
-            import panda3d.core as p3d
-
-            focus = p3d.LPoint3(ev["x"], ev["y"], 0)
-        else:
-            focus = pieces.element_centre(ev.get("element") or "")
-        if focus is not None:
-            app.camera.focus(focus.x, focus.y, focus.z, dist)
-            app.camera.goal.pitch = 40.0
-
     def on_game_over(self, result: dict) -> None:
         from game.client.hud import SIDE_NAME
 
@@ -241,6 +199,7 @@ class AttractMode:
             self.captions.append(f"{head} {result.get('reason', '')}".strip())
             self.over_at = self.clock()
             if self.app.camera is not None:
+                self.director.shot = self.director.establishing(self.over_at)
                 self.app.camera.goal = self.app.camera.overview()
 
     # -- per frame -------------------------------------------------------------------------------
@@ -257,9 +216,6 @@ class AttractMode:
             return task.cont
         if app.hud is not None and app.hud is not self.styled_hud:
             self._style(app.hud)
-        if app.camera is not None:
-            dt = min(app.base.clock.get_dt(), 0.1)
-            app.camera.goal.heading += self.orbit_speed * dt
         self._captions(now)
         if self.over_at is not None and now - self.over_at > max(0.5, 9.0 * self.pace):
             self.next_game()
@@ -297,6 +253,7 @@ class AttractMode:
     def stop(self) -> None:
         app = self.app
         app.base.task_mgr.remove("demo-tick")
+        self.director.stop()
         app.base.ignore("demo-button")
         if self.on_events in app.listeners:
             app.listeners.remove(self.on_events)
@@ -306,7 +263,8 @@ class AttractMode:
         return {"state": self.state, "games": self.games, "steps": self.steps, "events": self.events_seen,
                 "scenario": self.scenario, "seeds": self.seeds[-5:],
                 "turn": self.app.view.get("turn"), "geoms": self.app.scene.geom_count() if self.app.scene else 0,
-                "effects": self.app.scene.effects.count() if self.app.scene else 0}
+                "effects": self.app.scene.effects.count() if self.app.scene else 0,
+                "shots": self.director.shots, "cuts": self.director.cuts}
 
 
 def demo_main(argv: list[str] | None = None) -> int:

@@ -55,6 +55,7 @@ class Director:
         self.max_yaw_rate = 0.0  # the fastest turn applied between cuts (benchmarks and tests)
         self._hooked = None
         self._last: tuple[float, float] | None = None
+        self.enabled = True  # off while a walk-up player has the table: the camera is theirs
         app.base.task_mgr.add(self._tick, "director", sort=40)
 
     def hook(self) -> None:
@@ -129,7 +130,7 @@ class Director:
 
     def _tick(self, task):
         app = self.app
-        if app.camera is None or app.scene is None:
+        if not self.enabled or app.camera is None or app.scene is None:
             return task.cont
         self.hook()
         now = self.clock()

@@ -215,6 +215,15 @@ def fall(release: tuple[float, float, float], velocity: tuple[float, float, floa
     return Path(ts, xyz, hpr)
 
 
+def fall_to(release: tuple[float, float, float], target: tuple[float, float], ground: float,
+            gravity: float = 38.0) -> Path:
+    """A bomb or canister from its release point onto the ground point the engine names: a ballistic arc
+    (no vertical speed at release) whose horizontal speed carries it there."""
+    x, y, z = release
+    tf = math.sqrt(2 * max(0.01, z - ground) / gravity)
+    return fall(release, ((target[0] - x) / tf, (target[1] - y) / tf, 0.0), ground, gravity)
+
+
 def orbit(centre: tuple[float, float], radius: float, z: float, period: float = 12.0, turns: float = 1.0,
           start: float = 0.0) -> Path:
     """The FAC's circle (counter-clockwise) over a target, banked into the turn."""

@@ -91,7 +91,7 @@ def test_a_recorded_dustoff_plays_settles_on_the_lz_and_cleans_up(make_app, fram
         story = i in rec["story"]
         pres.set_speed(1.0 if story else pr.INSTANT)
         applied = []
-        app.handle_events(events, view, after=lambda: applied.append(True))
+        app.handle_events(events, view, after=lambda applied=applied: applied.append(True))
         if not story:
             app.base.task_mgr.step()
             assert applied, "an instant batch applies its view at once"
