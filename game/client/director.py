@@ -118,6 +118,8 @@ class Director:
 
     def _target(self, shot: Shot):
         if shot.node is not None and not shot.node.is_empty():
+            if shot.node.is_hidden():
+                return None  # it has flown off: the frame stays where it was
             p = shot.node.get_pos(self.app.render)
             return (p.x, p.y, max(0.0, p.z * 0.8))
         return shot.point
