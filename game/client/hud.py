@@ -234,6 +234,7 @@ class Hud:
                                         shadow=(0, 0, 0, 1), mayChange=True)
         self.caption_frame.hide()
         self.overlay: DirectFrame | None = None
+        self.overlay_title = ""
         self.help_frame: DirectFrame | None = None
         self.apply_scale()
 
@@ -423,6 +424,7 @@ class Hud:
                          frameColor=(0.25, 0.3, 0.2, 1), text_fg=INK, pad=(0.05, 0.03), relief=DGG.FLAT)
             x += 0.9
         self.overlay = f
+        self.overlay_title = title
         return f
 
     def hide_overlay(self) -> None:

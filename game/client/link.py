@@ -67,6 +67,7 @@ class EngineLink:
         self._requests: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._pending = 0
+        self._generation = 0  # which engine process the answers come from; restart() starts the next
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._work, name="engine-link", daemon=True)
         self._thread.start()
@@ -93,12 +94,14 @@ class EngineLink:
         n = 0
         while True:
             try:
-                on_done, value = self._results.get_nowait()
+                on_done, value, generation = self._results.get_nowait()
             except queue.Empty:
                 return n
             with self._lock:
                 self._pending -= 1
             n += 1
+            if isinstance(value, EngineDied) and generation != self._generation:
+                continue  # the death of an engine already replaced: the player was told once
             if on_done is not None:
                 on_done(value)
 
@@ -108,6 +111,7 @@ class EngineLink:
             if item is None:
                 return
             method, params, on_result, on_error = item
+            generation = self._generation
             try:
                 if self.dead is not None:
                     raise ConnectionError(self.dead.message)
@@ -116,15 +120,16 @@ class EngineLink:
                 result = self.engine.call(method, **params)
             except Exception as exc:  # noqa: BLE001 - every failure is reported to the player
                 fault = classify(exc)
-                if isinstance(fault, EngineDied):
+                if isinstance(fault, EngineDied) and generation == self._generation:
                     self.dead = fault
-                self._results.put((on_error, fault))
+                self._results.put((on_error, fault, generation))
             else:
-                self._results.put((on_result, result))
+                self._results.put((on_result, result, generation))
 
     def restart(self) -> None:
         """Drop the dead engine; the next request starts a fresh process."""
         old, self.engine, self.dead = self.engine, None, None
+        self._generation += 1
         if old is not None:
             try:
                 old.close()

@@ -48,3 +48,24 @@ def test_refusal_and_death_are_told_apart():
     link.restart()
     assert link.dead is None
     link.close()
+
+
+def test_a_replaced_engine_dies_only_once():
+    # A call that failed on the dead engine but is read after the restart must not report the death
+    # again: the player already chose to reload, and a second "engine stopped" would hide the game.
+    engines = [FakeEngine(die_after=0), FakeEngine()]
+    link = EngineLink(lambda: engines.pop(0))
+    faults = []
+    link.request("engine.hello", {}, None, faults.append)
+    wait(link)
+    assert len(faults) == 1 and isinstance(faults[0], EngineDied)
+    link.request("engine.hello", {}, None, faults.append)  # sent while the engine is dead
+    end = time.monotonic() + 5
+    while link._results.empty() and time.monotonic() < end:
+        time.sleep(0.01)
+    link.restart()
+    got = []
+    link.request("engine.hello", {}, got.append, faults.append)
+    wait(link)
+    assert len(faults) == 1 and got and got[0]["name"] == "fake"
+    link.close()

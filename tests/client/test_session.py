@@ -94,7 +94,7 @@ def test_engine_death_offers_to_reload_the_autosave(make_app):
     assert app.link.dead is not None
     app.reload_autosave()
     app.settle(seconds=0.5)
-    assert len(engines) == 2 and app.hud.overlay is None
+    assert len(engines) == 2 and app.hud.overlay is None, app.hud.overlay_title
     assert ("game.load", {"save": app.last_save}) in engines[1].calls
     assert app.view.get("stands")
 
