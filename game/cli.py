@@ -18,15 +18,31 @@ import sys
 
 
 def _engine(args: argparse.Namespace) -> int:
-    from game.engine.server import serve_stdio, serve_tcp
+    from game.engine.server import parse_listen, serve_stdio, serve_tcp, tls_context
+    from game.engine.session import Engine
 
-    if args.listen:
-        host, _, port = args.listen.rpartition(":")
-        if not host or not port.isdigit():
-            print(f"dinkydau engine: --listen wants HOST:PORT, got {args.listen!r}", file=sys.stderr)
+    engine = Engine(save_dir=args.saves, scenario_dirs=args.scenarios)
+    if not args.listen:
+        if args.tls_cert or args.tls_key:
+            print("dinkydau engine: --tls-cert/--tls-key are for --listen", file=sys.stderr)
             return 2
-        return serve_tcp(host, int(port))
-    return serve_stdio()
+        return serve_stdio(engine)
+    try:
+        host, port = parse_listen(args.listen)
+    except ValueError as exc:
+        print(f"dinkydau engine: {exc}", file=sys.stderr)
+        return 2
+    tls = None
+    if args.tls_cert or args.tls_key:
+        if not (args.tls_cert and args.tls_key):
+            print("dinkydau engine: TLS needs both --tls-cert and --tls-key", file=sys.stderr)
+            return 2
+        try:
+            tls = tls_context(args.tls_cert, args.tls_key)
+        except (OSError, ValueError) as exc:
+            print(f"dinkydau engine: cannot load the TLS certificate or key: {exc}", file=sys.stderr)
+            return 2
+    return serve_tcp(host, port, engine, tls=tls)
 
 
 SHADOW_SEEDS = range(1, 6)
@@ -134,7 +150,14 @@ def main(argv: list[str] | None = None) -> int:
                    "(dinkydau film --help)")
     sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel, with statistics (dinkydau simulate --help)")
     p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
-    p.add_argument("--listen", metavar="HOST:PORT", help="serve on TCP instead of stdio, e.g. 127.0.0.1:7777")
+    p.add_argument("--listen", metavar="[HOST:]PORT",
+                   help="serve on TCP instead of stdio: PORT alone is the loopback address (this machine only); "
+                        "name a host, e.g. 0.0.0.0:7777, to serve the network")
+    p.add_argument("--tls-cert", metavar="PEM", help="with --listen: serve TLS with this certificate chain")
+    p.add_argument("--tls-key", metavar="PEM", help="with --listen: the certificate's private key")
+    p.add_argument("--saves", metavar="DIR", help="the folder of save slots (default: $XDG_DATA_HOME/dinkydau/saves)")
+    p.add_argument("--scenarios", metavar="DIR", action="append",
+                   help="a folder of scenario files the engine may load by id, besides the shipped ones")
     p = sub.add_parser("validate", help="check scenario files and report every problem")
     p.add_argument("files", nargs="+")
     p = sub.add_parser("bake", help="bake a scenario's table to a glTF binary (.glb)")

@@ -61,6 +61,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="play on an engine serving TCP (dinkydau engine --listen HOST:PORT)")
     p.add_argument("--game", metavar="ID", help="with --connect: join this game (e.g. g1) instead of a new one")
     p.add_argument("--seat", metavar="NAME", help="with --connect: your seat in a co-op game")
+    p.add_argument("--token", metavar="TOKEN",
+                   help="with --connect --game: the seat's token the game's creator handed you (docs/coop.md)")
+    p.add_argument("--tls-ca", metavar="PEM",
+                   help="with --connect: the engine serves TLS; trust this certificate (or its CA)")
     p.add_argument("--threat", type=int, default=2, help="Jungle Ghost threat level (1-3)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--size", default=None, help="window size WxH (default 1280x720; 1920x1080 offscreen)")
@@ -104,16 +108,21 @@ def settings_from(args) -> ClientSettings:
 
 def engine_factory(args):
     """The engine to talk to: a child process, or with ``--connect`` an engine serving TCP."""
-    if (args.game or args.seat) and not args.connect:
-        raise ValueError("--game and --seat join a game on an engine reached with --connect HOST:PORT")
+    if (args.game or args.seat or args.token or args.tls_ca) and not args.connect:
+        raise ValueError("--game, --seat, --token and --tls-ca are for an engine reached with --connect HOST:PORT")
+    if args.game and not args.token:
+        raise ValueError("--game needs --token: the token of your seat, from the player who created the game")
     if not args.connect:
         return None
     host, port = parse_address(args.connect)
 
     def connect():
+        import ssl
+
         from game.engine.client import EngineSocket  # the protocol client; never game.rules
 
-        return EngineSocket(host, port)
+        tls = ssl.create_default_context(cafile=args.tls_ca) if args.tls_ca else None
+        return EngineSocket(host, port, token=args.token, tls=tls)
 
     return connect
 
@@ -555,8 +564,11 @@ class DinkyDauApp:
         if brief:
             self.hud.log(brief, (0.8, 0.85, 0.7, 1))
         if self.remote and self.seats:
-            self.hud.log(f"Game {self.game}: teammates join with  dinkydau play --connect HOST:PORT "
-                         f"--game {self.game} --seat NAME", (1.0, 0.82, 0.35, 1))
+            for side, seats in (result.get("tokens") or {}).get("seats", {}).items():
+                for name, token in seats.items():
+                    if name != self.my_seat:
+                        self.hud.log(f"{name} joins with  dinkydau play --connect HOST:PORT --game {self.game} "
+                                     f"--side {side} --token {token}", (1.0, 0.82, 0.35, 1))
         if advance:
             self.autosave()
             self.advance()
@@ -637,12 +649,28 @@ class DinkyDauApp:
             self._on_view(view, first=True)
             names = [s["name"] for s in self.seats]
             if names and self.my_seat not in names:
+                self.link.request("game.list", {}, self._cb(lambda listing: seat_from(listing, names)),
+                                  self._on_error)
+                return
+            go_on()
+
+        def seat_from(listing: dict, names: list[str]) -> None:
+            """The seat the token names (docs/coop.md); a whole side's token picks one on screen."""
+            held = next((g for g in listing.get("games", []) if g["game"] == game_id), {"grants": []})
+            seats = [g["seat"] for g in held["grants"] if g.get("seat") in names]
+            if len(seats) == 1:
+                self.my_seat = seats[0]
+                go_on()
+                return
+            names = seats or names
+            if names:
                 self.hud.show_overlay(f"Game {game_id}: which seat is yours?",
                                       "Each player commands their own elements; the team shares the CP pool "
                                       "and the VP tally (DD-10.16-10.17).",
                                       [(n, lambda n=n: self._take_seat(n)) for n in names])
-                return
-            if not names:
+
+        def go_on() -> None:
+            if not self.seats:
                 self.my_seat = None
             self.hud.log(f"Joined game {game_id}" + (f" as {self.my_seat}" if self.my_seat else ""), (1.0, 0.82, 0.35, 1))
             self.advance()

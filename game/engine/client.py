@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -123,16 +124,26 @@ class _LineClient(ABC):
 
 
 class EngineSocket(_LineClient):
-    """An engine serving TCP (``dinkydau engine --listen HOST:PORT``): its games are shared by every
-    connection, so several players on separate machines can play one game."""
+    """An engine serving TCP (``dinkydau engine --listen [HOST:]PORT``): several players on separate
+    machines can play one game, each reading and acting only as the tokens it holds allow. ``token``
+    is sent with every call that names a game (a seat's token, handed over by the game's creator);
+    ``tls`` is an ``ssl.SSLContext`` for an engine serving TLS (``ssl.create_default_context(cafile=...)``)."""
 
-    def __init__(self, host: str, port: int, timeout: float = 120.0):
+    def __init__(self, host: str, port: int, timeout: float = 120.0, token: str | None = None,
+                 tls: ssl.SSLContext | None = None):
         super().__init__()
+        self.token = token
         try:
-            self.sock = socket.create_connection((host, port), timeout=timeout)
-        except OSError as exc:
+            sock = socket.create_connection((host, port), timeout=timeout)
+            self.sock = tls.wrap_socket(sock, server_hostname=host) if tls is not None else sock
+        except (OSError, ssl.SSLError) as exc:
             raise EngineDied(f"cannot reach the engine at {host}:{port}: {exc}") from exc
         self.file = self.sock.makefile("rw", encoding="utf-8", newline="\n")
+
+    def call(self, method: str, **params: Any) -> Any:
+        if self.token is not None and "game" in params and "token" not in params:
+            params["token"] = self.token
+        return super().call(method, **params)
 
     def _exchange(self, line: str) -> str:
         try:

@@ -2,22 +2,27 @@
 
 A save document is JSON:
 
-    {"format": "dinkydau-save", "version": 1, "ruleset": "dinky_dau",
+    {"format": "dinkydau-save", "version": 2, "ruleset": "dinky_dau",
      "scenario": {...the scenario object...}, "seed": 7, "players": {...}, "referee": false,
      "seats": {"allied": [{"name": "Ames", "commands": ["hq", "wpn"]}, ...]},   (co-op sides only)
      "actions": [{"side": "allied", "action": {...}, "seat": "Ames"}, ...],
      "snapshots": [{"after": 0, "hash": "..."}, {"after": 10, "hash": "..."}, ...],
-     "hash": "<state hash after the last action>", "state": {...the final state...}}
+     "hash": "<state hash after the last action>", "state": {...the final state...},
+     "integrity": "<sha256 of every other field>"}
 
 Loading replays the actions from the scenario and seed and checks every snapshot hash on the way; a
 co-op side's actions are replayed with their seat, which must still command what it acted with
 (DD-10.16). A save without ``seats`` (one player per side, or made before co-op) loads as before;
-a mismatch, a truncated file or an edited action is an error that says where, never silence. Saves
+a mismatch, a truncated file or an edited action is an error that says where, never silence.
+``integrity`` covers every field, the metadata (``players``, ``referee``, ``seats``, ``threat``)
+included, which the replay alone cannot check; a version 1 save (before it) still loads, as a game
+without a referee. Saves
 are written atomically: a temporary file in the same folder, flushed, then renamed over the target.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -33,7 +38,8 @@ from game.rules.game import RULESET, Game
 from game.rules.scenario import ScenarioError, build_scenario
 
 FORMAT = "dinkydau-save"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
 SNAPSHOT_EVERY = 10
 
 
@@ -50,6 +56,7 @@ class Loaded:
     snapshots: list[dict]
     players: dict[str, str]
     teams: dict[str, coop.Team] = field(default_factory=dict)
+    referee: bool = False
 
 
 def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = None) -> dict:
@@ -58,15 +65,24 @@ def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = No
             **({"seat": seat} if seat is not None else {})}
 
 
+def integrity(doc: dict) -> str:
+    """The digest of every field of a save but ``integrity`` itself (canonical JSON, sorted keys)."""
+    body = {k: v for k, v in doc.items() if k != "integrity"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def make_save(game: Game, log: list[dict], snapshots: list[dict], players: dict, referee: bool,
               teams: dict[str, coop.Team] | None = None) -> dict:
-    return {
+    doc = {
         "format": FORMAT, "version": VERSION, "ruleset": RULESET,
         "scenario": game.scenario.raw, "seed": game.state.seed, "threat": game.state.threat,
         "players": players, "referee": referee,
         **({"seats": {side: team.spec() for side, team in teams.items()}} if teams else {}),
         "actions": log, "snapshots": snapshots, "hash": game.hash(), "state": game.snapshot(),
     }
+    doc["integrity"] = integrity(doc)
+    return doc
 
 
 def _teams(doc: dict, scenario: Any, players: dict, where: str) -> dict[str, coop.Team]:
@@ -101,8 +117,9 @@ def load(doc: Any, where: str = "save") -> Loaded:
         raise SaveError(f"{where}: a save must be a JSON object")
     if doc.get("format") != FORMAT:
         raise SaveError(f"{where}: field 'format' must be '{FORMAT}', got {doc.get('format')!r}")
-    if doc.get("version") != VERSION:
-        raise SaveError(f"{where}: field 'version' {doc.get('version')!r} is not supported (this engine reads {VERSION})")
+    if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
+        raise SaveError(f"{where}: field 'version' {doc.get('version')!r} is not supported (this engine reads "
+                        f"{', '.join(map(str, READS))})")
     for key, kind in (("scenario", dict), ("seed", int), ("actions", list), ("snapshots", list), ("hash", str)):
         if not isinstance(doc.get(key), kind) or (kind is int and isinstance(doc.get(key), bool)):
             raise SaveError(f"{where}: field '{key}' is missing or not a {kind.__name__}")
@@ -164,8 +181,20 @@ def load(doc: Any, where: str = "save") -> Loaded:
     if game.hash() != doc["hash"]:
         raise SaveError(f"{where}: final state hash mismatch (expected {doc['hash'][:12]}…, replay gives "
                         f"{game.hash()[:12]}…)")
+    # Last, so that an edited action or seat is reported where it went wrong, by the replay.
+    if doc["version"] >= 2:
+        try:
+            digest = integrity(doc)
+        except (TypeError, ValueError) as exc:
+            raise SaveError(f"{where}: not a save this engine wrote: {exc}") from exc
+        if not isinstance(doc.get("integrity"), str) or doc["integrity"] != digest:
+            raise SaveError(f"{where}: field 'integrity' does not match the document: the save was edited "
+                            f"(every field is covered, 'players', 'referee' and 'seats' too)")
+    else:
+        doc = {**doc, "referee": False}  # a version 1 save did not cover its metadata
     session_players = players if isinstance(doc.get("players"), dict) else {"allied": "human", "insurgent": "ai"}
-    return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in SIDES}, teams)
+    return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in SIDES}, teams,
+                  doc.get("referee") is True)
 
 
 def write_save(path: str | Path, doc: dict) -> Path:
@@ -175,7 +204,7 @@ def write_save(path: str | Path, doc: dict) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, separators=(",", ":"))
+            json.dump(doc, fh, separators=(",", ":"), allow_nan=False)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -5,23 +5,32 @@ turns lines into calls on it, and ``game.engine.client.InProcessEngine`` calls i
 same interface as the subprocess client. Each method validates its params and raises ``RpcError``
 with a JSON-RPC code; no bad message changes a game: actions are checked before anything is paid,
 and an unexpected fault inside a resolution puts the game back as it was before the call.
+
+Every call comes in on a :class:`~game.engine.access.Connection` and reads and acts only as the tokens
+it holds allow (``game.engine.access``); no path comes from the wire (``game.engine.store``); games,
+connections and memory are bounded (:class:`Limits`), and games nobody uses expire.
 """
 
 from __future__ import annotations
 
 import copy
+import secrets
 import sys
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from game import __version__
 from game.ai import players as ai_players
-from game.engine import saves
+from game.engine import access, saves, wire
+from game.engine.access import Connection, Grant
+from game.engine.store import SaveSlots, ScenarioFolders, StoreError
 from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
-from game.rules.scenario import ScenarioError, resolve_scenario, shipped_scenarios
+from game.rules.scenario import ScenarioError
 
 PROTOCOL_VERSION = 1
 
@@ -36,6 +45,8 @@ BAD_SCENARIO = 2
 BAD_SAVE = 3
 UNKNOWN_GAME = 4
 NOT_AVAILABLE = 5
+FORBIDDEN = 6
+LIMIT = 7
 
 
 class RpcError(Exception):
@@ -44,6 +55,26 @@ class RpcError(Exception):
         self.message = message
         self.data = data
         super().__init__(message)
+
+
+def bad_param(field: str, message: str) -> RpcError:
+    """-32602 naming the field, in the message and in ``data.field``."""
+    return RpcError(INVALID_PARAMS, message, {"field": field})
+
+
+@dataclass
+class Limits:
+    """What one engine holds at most (docs/protocol.md, "Limits")."""
+
+    games: int = 256
+    games_per_connection: int = 16
+    """For a network connection; the local connection may hold ``games``."""
+    idle_seconds: float = 24 * 3600
+    """A game nobody has called for this long is closed."""
+    orphan_seconds: float = 30 * 60
+    """A game of the network that no open connection holds is closed after this long."""
+    max_rss_mb: float = 3072
+    """No new game while the process is this big."""
 
 
 @dataclass
@@ -59,29 +90,54 @@ class Session:
     glb: str | None = None
     teams: dict[str, coop.Team] = field(default_factory=dict)
     """The co-op sides and their seats (DD-10.16); a co-op side is a "human" player in ``players``."""
+    keys: access.Keys = field(default_factory=access.Keys)
+    """The game's tokens and what each grants."""
+    network: bool = False
+    """Created by a network connection (it expires when no open connection holds it)."""
 
 
 def _param(params: dict, name: str, kind: type | tuple, required: bool = True, default: Any = None) -> Any:
     if name not in params:
         if required:
-            raise RpcError(INVALID_PARAMS, f"missing param '{name}'")
+            raise bad_param(name, f"missing param '{name}'")
         return default
     value = params[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind in (int, (int, float))):
         want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RpcError(INVALID_PARAMS, f"param '{name}' should be {want}, got {type(value).__name__}")
+        raise bad_param(name, f"param '{name}' should be {want}, got {type(value).__name__}")
+    if isinstance(value, str) and len(value) > 200:
+        raise bad_param(name, f"param '{name}' is longer than 200 characters")
     return value
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/statm") as fh:
+            import os
+
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 class Engine:
     """Every protocol method, in process."""
 
-    def __init__(self) -> None:
+    def __init__(self, save_dir: str | Path | None = None, scenario_dirs: list[str | Path] | None = None,
+                 limits: Limits | None = None) -> None:
         self.sessions: dict[str, Session] = {}
         self._next = 1
+        self.slots = SaveSlots(save_dir)
+        self.scenarios = ScenarioFolders(scenario_dirs)
+        self.limits = limits or Limits()
+        self.local = Connection(local=True)
+        """The player's own pipe: every call that names no connection (stdio, in process)."""
+        self.connections: list[Connection] = [self.local]
+        self._swept = time.monotonic()
         self.methods = {
             "engine.hello": self.hello,
             "game.new": self.game_new,
+            "game.list": self.game_list,
             "game.view": self.game_view,
             "game.actions": self.game_actions,
             "game.act": self.game_act,
@@ -95,30 +151,97 @@ class Engine:
             "scenario.validate": self.scenario_validate,
         }
 
-    def call(self, method: str, params: Any = None) -> Any:
+    def connect(self) -> Connection:
+        """A new network connection: it holds nothing until it creates a game or presents a token."""
+        conn = Connection(local=False)
+        self.connections.append(conn)
+        return conn
+
+    def disconnect(self, conn: Connection) -> None:
+        conn.open = False
+        self.connections = [c for c in self.connections if c is not conn]
+
+    def call(self, method: str, params: Any = None, conn: Connection | None = None) -> Any:
+        conn = conn or self.local
         if not isinstance(method, str) or method not in self.methods:
-            raise RpcError(METHOD_NOT_FOUND, f"unknown method {method!r}", {"methods": sorted(self.methods)})
+            raise RpcError(METHOD_NOT_FOUND, f"unknown method {str(method)[:60]!r}", {"methods": sorted(self.methods)})
         if params is None:
             params = {}
         if not isinstance(params, dict):
-            raise RpcError(INVALID_PARAMS, "params must be an object")
-        return self.methods[method](params)
+            raise RpcError(INVALID_PARAMS, "params must be an object", {"field": "params"})
+        self.sweep()
+        return self.methods[method](params, conn)
+
+    # -- housekeeping ------------------------------------------------------------------------------
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Close the games nobody uses: idle past ``idle_seconds``, or of the network and held by no
+        open connection for ``orphan_seconds``. Returns the ids closed."""
+        now = time.monotonic() if now is None else now
+        if now - self._swept < 10 and now >= self._swept:
+            return []
+        self._swept = now
+        closed = []
+        for gid, s in list(self.sessions.items()):
+            idle = now - s.keys.last_used
+            held = any(c.holds(gid) for c in self.connections if c.open)
+            if idle > self.limits.idle_seconds or (s.network and not held and idle > self.limits.orphan_seconds):
+                self._drop(gid)
+                closed.append(gid)
+        return closed
+
+    def _drop(self, gid: str) -> None:
+        self.sessions.pop(gid, None)
+        for c in self.connections:
+            c.held.pop(gid, None)
+            c.hosted.discard(gid)
+
+    def _room(self, conn: Connection) -> None:
+        """May this connection start one more game (LIMIT otherwise, saying which limit)?"""
+        self.sweep()
+        if len(self.sessions) >= self.limits.games:
+            raise RpcError(LIMIT, f"the engine holds {len(self.sessions)} games, its limit: close one first",
+                           {"limit": "games", "max": self.limits.games})
+        mine = sum(1 for gid in conn.hosted if gid in self.sessions)
+        cap = self.limits.games if conn.local else self.limits.games_per_connection
+        if mine >= cap:
+            raise RpcError(LIMIT, f"this connection holds {mine} games, its limit: close one first",
+                           {"limit": "games_per_connection", "max": cap})
+        rss = _rss_mb()
+        if rss > self.limits.max_rss_mb:
+            raise RpcError(LIMIT, f"the engine uses {rss:.0f} MB, over its {self.limits.max_rss_mb:.0f} MB: "
+                                  f"close games first", {"limit": "memory", "max": self.limits.max_rss_mb})
 
     # -- helpers ---------------------------------------------------------------------------------
-    def _session(self, params: dict) -> Session:
+    def _session(self, params: dict, conn: Connection) -> Session:
+        """The game named by ``game``, if this connection holds it (a ``token`` param adds its grant);
+        a game it holds nothing of is answered as no game at all."""
         gid = _param(params, "game", str)
-        if gid not in self.sessions:
-            raise RpcError(UNKNOWN_GAME, f"no game '{gid}'", {"games": sorted(self.sessions)})
-        return self.sessions[gid]
+        s = self.sessions.get(gid)
+        token = params.get("token")
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 200:
+                raise bad_param("token", "param 'token' should be a string")
+            grant = s.keys.grant_of(token) if s is not None else None
+            if grant is None:
+                raise RpcError(FORBIDDEN, "param 'token': not a token of that game", {"field": "token"})
+            conn.held.setdefault(gid, set()).add(grant)
+        if s is None or not conn.holds(gid):
+            raise RpcError(UNKNOWN_GAME, f"no game '{gid}'",
+                           {"games": sorted(g for g in self.sessions if conn.holds(g))})
+        s.keys.last_used = time.monotonic()
+        return s
 
-    def _side(self, params: dict, s: Session, allow_referee: bool = True) -> str:
+    def _side(self, params: dict, s: Session, conn: Connection, allow_referee: bool = True) -> str:
+        """The ``side`` param, a side this connection may read."""
         side = _param(params, "side", str)
         if side == "referee":
             if not (allow_referee and s.referee):
-                raise RpcError(INVALID_PARAMS, "the referee view exists only for games created with referee: true")
-            return side
-        if side not in SIDES:
-            raise RpcError(INVALID_PARAMS, f"unknown side '{side}' (sides: {', '.join(SIDES)})")
+                raise bad_param("side", "the referee view exists only for games created with referee: true")
+        elif side not in SIDES:
+            raise bad_param("side", f"unknown side '{side}' (sides: {', '.join(SIDES)})")
+        if not access.may_read(conn.grants(s.id), side):
+            raise RpcError(FORBIDDEN, f"this connection holds no token for the {side} side of {s.id}",
+                           {"field": "side"})
         return side
 
     def _seat(self, params: dict, s: Session, side: str, required: bool) -> str | None:
@@ -127,17 +250,21 @@ class Engine:
         team = s.teams.get(side)
         if team is None:
             if seat is not None:
-                raise RpcError(INVALID_PARAMS, f"param 'seat': the {side} side is not played in co-op")
+                raise bad_param("seat", f"param 'seat': the {side} side is not played in co-op")
             return None
         if seat is None:
             if required:
-                raise RpcError(INVALID_PARAMS, f"param 'seat' is required: the {side} side is played in co-op "
-                                               f"by {', '.join(team.names())} (DD-10.16)")
+                raise bad_param("seat", f"param 'seat' is required: the {side} side is played in co-op "
+                                        f"by {', '.join(team.names())} (DD-10.16)")
             return None
         if team.seat(seat) is None:
-            raise RpcError(INVALID_PARAMS, f"param 'seat': no seat {seat!r} on the {side} side "
-                                           f"(seats: {', '.join(team.names())})")
+            raise bad_param("seat", f"param 'seat': no seat {seat!r} on the {side} side "
+                                    f"(seats: {', '.join(team.names())})")
         return seat
+
+    def _may_save(self, s: Session, conn: Connection) -> bool:
+        """A save holds the whole hidden state: the referee's, or a local player's own game's."""
+        return any(g.referee for g in conn.grants(s.id)) or (conn.local and s.id in conn.hosted)
 
     def _view(self, s: Session, side: str) -> dict:
         v = s.game.view(side)
@@ -188,35 +315,67 @@ class Engine:
             s.snapshots.append({"after": len(s.log), "hash": s.game.hash()})
         return events
 
+    def _open(self, s: Session, conn: Connection) -> dict:
+        """Register a new game for its creator: its tokens, all held by the creating connection."""
+        seats = {side: t.names() for side, t in s.teams.items()}
+        tokens = access.issue_all(s.keys, s.players, seats, s.referee)
+        s.network = not conn.local
+        self.sessions[s.id] = s
+        access.grant_all(conn, s.id, s.keys)
+        return tokens
+
+    def _new_id(self) -> str:
+        gid = f"g{self._next}"
+        self._next += 1
+        return gid
+
+    def _first_view(self, s: Session, conn: Connection, side: Any) -> str:
+        grants = conn.grants(s.id)
+        if isinstance(side, str) and (side in SIDES or side == "referee") and access.may_read(grants, side):
+            return side
+        if s.referee:
+            return "referee"
+        return next((x for x in SIDES if access.may_read(grants, x)), "allied")
+
     # -- methods ---------------------------------------------------------------------------------
-    def hello(self, params: dict) -> dict:
+    def hello(self, params: dict, conn: Connection) -> dict:
         scen = []
-        for sid, path in shipped_scenarios().items():
+        for sid in self.scenarios.ids():
             try:
-                sc = resolve_scenario(sid)
+                sc = self.scenarios.resolve(sid)
             except ScenarioError:
                 continue
             scen.append({"id": sid, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                         "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns, "path": str(path)})
+                         "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns})
         return {"name": "Dinky Dau 3D engine", "version": __version__, "protocol": PROTOCOL_VERSION,
-                "rulesets": [RULESET], "scenarios": scen, "methods": sorted(self.methods)}
+                "rulesets": [RULESET], "scenarios": scen, "methods": sorted(self.methods),
+                "limits": {"line_bytes": wire.MAX_LINE, "batch": wire.MAX_BATCH, "depth": wire.MAX_DEPTH,
+                           "number_chars": wire.MAX_DIGITS, "games": self.limits.games,
+                           "games_per_connection": self.limits.games_per_connection}}
 
-    def game_new(self, params: dict) -> dict:
+    def game_new(self, params: dict, conn: Connection) -> dict:
         ref = params.get("scenario")
         if ref is None:
-            raise RpcError(INVALID_PARAMS, "missing param 'scenario'")
-        seed = _param(params, "seed", int, required=False, default=1)
+            raise bad_param("scenario", "missing param 'scenario'")
+        if "seed" in params:
+            seed = _param(params, "seed", int)
+            if not 0 <= seed < 2**63:
+                raise bad_param("seed", f"param 'seed' must be a whole number 0 to 2^63-1, got {seed}")
+        else:
+            seed = secrets.randbits(62)  # never a guessable default: a same-seed twin would see the fog
         players = _param(params, "players", dict, required=False, default={"allied": "human", "insurgent": "ai"})
         for side, who in players.items():
             if side not in SIDES or not (who in ("human", "ai") or isinstance(who, dict)):
-                raise RpcError(INVALID_PARAMS, f"players: '{side}' -> {who!r}: sides are allied/insurgent, "
-                                               f"players human/ai or a co-op team {{\"seats\": [...]}}")
+                raise bad_param(f"players.{str(side)[:40]}",
+                                f"players: '{str(side)[:40]}' -> {str(who)[:40]!r}: sides are allied/insurgent, "
+                                f"players human/ai or a co-op team {{\"seats\": [...]}}")
         referee = _param(params, "referee", bool, required=False, default=False)
         threat = _param(params, "threat", int, required=False, default=2)
         if threat not in (1, 2, 3):
-            raise RpcError(INVALID_PARAMS, f"param 'threat' must be 1, 2 or 3 (DD-10.5), got {threat}")
+            raise bad_param("threat", f"param 'threat' must be 1, 2 or 3 (DD-10.5), got {threat}")
+        self._room(conn)
         try:
-            scenario = resolve_scenario(ref)
+            scenario = self.scenarios.resolve(ref)
         except ScenarioError as exc:
             raise RpcError(BAD_SCENARIO, "invalid scenario", {"problems": [str(p) for p in exc.problems]}) from exc
         teams = {}
@@ -226,32 +385,40 @@ class Engine:
                     teams[side] = coop.assign(side, scenario.elements, who)
                 except coop.CoopError as exc:
                     where = ".".join(x for x in ("players", side, exc.field) if x)
-                    raise RpcError(INVALID_PARAMS, f"{where}: {exc.message}", {"field": where}) from exc
+                    raise bad_param(where, f"{where}: {exc.message}") from exc
         players = {side: "human" if side in teams else players.get(side, "human") for side in SIDES}
         if scenario.solo_only and players["insurgent"] != "ai":
-            raise RpcError(INVALID_PARAMS, f"players.insurgent: '{scenario.id}' is a solo table: its only Insurgent "
-                                           f"force is the Jungle Ghost's Shadow Blinds (DD-10.3), so the Insurgent "
-                                           f"side must be 'ai'", {"field": "players.insurgent"})
+            raise bad_param("players.insurgent",
+                            f"players.insurgent: '{scenario.id}' is a solo table: its only Insurgent force is the "
+                            f"Jungle Ghost's Shadow Blinds (DD-10.3), so the Insurgent side must be 'ai'")
         game = ai_players.new_game(scenario, seed, threat, players)
-        gid = f"g{self._next}"
-        self._next += 1
-        s = Session(gid, game, players, referee, teams=teams)
+        s = Session(self._new_id(), game, players, referee, teams=teams)
         s.snapshots.append({"after": 0, "hash": game.hash()})
-        self.sessions[gid] = s
-        side = params.get("side")
-        viewer = side if side in SIDES or (side == "referee" and referee) else (
-            "referee" if referee else next((x for x in SIDES if players[x] == "human"), "allied"))
-        return {"game": gid, "view": self._view(s, viewer), "events": game.events_for(viewer, game.events)}
+        tokens = self._open(s, conn)
+        viewer = self._first_view(s, conn, params.get("side"))
+        return {"game": s.id, "tokens": tokens, **({"seed": seed} if referee else {}),
+                "view": self._view(s, viewer), "events": game.events_for(viewer, game.events)}
 
-    def game_view(self, params: dict) -> dict:
-        s = self._session(params)
-        return self._view(s, self._side(params, s))
+    def game_list(self, params: dict, conn: Connection) -> dict:
+        """The games this connection holds, and what it holds of each."""
+        out = []
+        for gid, s in self.sessions.items():
+            if conn.holds(gid):
+                out.append({"game": gid, "scenario": s.game.scenario.id, "turn": s.game.state.turn,
+                            "over": s.game.state.over, "host": gid in conn.hosted,
+                            "grants": sorted((g.describe() for g in conn.grants(gid)),
+                                             key=lambda d: (d["side"], d.get("seat") or ""))})
+        return {"games": out}
 
-    def game_actions(self, params: dict) -> dict:
+    def game_view(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        return self._view(s, self._side(params, s, conn))
+
+    def game_actions(self, params: dict, conn: Connection) -> dict:
         """The legal actions; for a co-op side each names the seat that commands it (null: any seat, the
         team chooses), and ``seat`` keeps only what that seat may send (DD-10.16)."""
-        s = self._session(params)
-        side = self._side(params, s, allow_referee=False)
+        s = self._session(params, conn)
+        side = self._side(params, s, conn, allow_referee=False)
         seat = self._seat(params, s, side, required=False)
         actions = s.game.legal_actions(side)
         if side in s.teams:
@@ -263,21 +430,35 @@ class Engine:
         return {"side": side, "to_act": s.game.state.to_act, "actions": actions,
                 **({"seat": seat} if seat is not None else {})}
 
-    def game_act(self, params: dict) -> dict:
-        s = self._session(params)
-        side = self._side(params, s, allow_referee=False)
+    def game_act(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        side = self._side(params, s, conn, allow_referee=False)
         if "action" not in params:
-            raise RpcError(INVALID_PARAMS, "missing param 'action'")
+            raise bad_param("action", "missing param 'action'")
         seat = self._seat(params, s, side, required=True)
-        events = self._guarded_act(s, side, params["action"], seat=seat)
+        if s.players[side] == "ai":
+            raise RpcError(FORBIDDEN, f"the {side} side is played by the AI: game.step lets it act",
+                           {"field": "side"})
+        if not access.may_act(conn.grants(s.id), side, seat):
+            raise RpcError(FORBIDDEN, f"this connection holds no token to act for the {side} side"
+                                      + (f" as {seat}" if seat else ""), {"field": "seat" if seat else "side"})
+        action = self._action(params)
+        events = self._guarded_act(s, side, action, seat=seat)
         return {"events": s.game.events_for(side, events), "view": self._view(s, side)}
 
-    def game_step(self, params: dict) -> dict:
+    @staticmethod
+    def _action(params: dict) -> dict:
+        try:
+            return wire.clean_action(params["action"])
+        except wire.WireError as exc:
+            raise RpcError(exc.code, exc.message, exc.data) from exc
+
+    def game_step(self, params: dict, conn: Connection) -> dict:
         """Let an AI side take its next action (DESIGN §4)."""
-        s = self._session(params)
+        s = self._session(params, conn)
         viewer = params.get("side", "all")
-        if viewer not in (*SIDES, "all", "referee") or (viewer == "referee" and not s.referee):
-            raise RpcError(INVALID_PARAMS, f"param 'side' {viewer!r} is not a side you may view")
+        if viewer != "all":
+            viewer = self._side(params, s, conn)
         g = s.game
         events: list[dict] = []
         if not g.state.over and g.state.to_act and s.players[g.state.to_act] == "ai":
@@ -286,17 +467,18 @@ class Engine:
         to_act = g.state.to_act
         return {
             "events": g.events_for(viewer, events),
-            "view": self._view(s, viewer if viewer in (*SIDES, "referee") else "allied") if viewer != "all" else None,
+            "view": self._view(s, viewer) if viewer != "all" else None,
             "to_act": to_act,
             "waiting_for": None if g.state.over else to_act,
             "ai_to_act": bool(to_act and s.players[to_act] == "ai" and not g.state.over),
             "over": g.state.over,
         }
 
-    def game_preview(self, params: dict) -> dict:
-        s = self._session(params)
-        side = self._side(params, s, allow_referee=False)
-        action = _param(params, "action", dict)
+    def game_preview(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        side = self._side(params, s, conn, allow_referee=False)
+        _param(params, "action", dict)
+        action = self._action(params)
         try:
             from game.rules import odds
         except ImportError as exc:
@@ -306,56 +488,63 @@ class Engine:
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
 
-    def game_events(self, params: dict) -> dict:
+    def game_events(self, params: dict, conn: Connection) -> dict:
         """The events a side may see, from sequence number ``since`` (exclusive)."""
-        s = self._session(params)
-        side = self._side(params, s)
+        s = self._session(params, conn)
+        side = self._side(params, s, conn)
         since = _param(params, "since", int, required=False, default=0)
-        return {"events": s.game.events_for(side, [e for e in s.game.events if e["seq"] > since])}
+        return {"events": s.game.events_for(side, s.game.events, since=since)}  # the side's own numbers
 
-    def game_save(self, params: dict) -> dict:
-        s = self._session(params)
+    def game_save(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        if "path" in params:
+            raise bad_param("path", "param 'path': the engine writes no paths from the wire; name a 'slot'")
+        if not self._may_save(s, conn):
+            raise RpcError(FORBIDDEN, "a save holds the whole hidden state: only the referee's token may take it "
+                                      "(DD fog of war, DESIGN §6)", {"field": "token"})
         doc = saves.make_save(s.game, s.log, s.snapshots, s.players, s.referee, s.teams)
-        path = params.get("path")
-        if path is not None:
-            if not isinstance(path, str):
-                raise RpcError(INVALID_PARAMS, "param 'path' should be a string")
+        if params.get("slot") is not None:
             try:
-                saves.write_save(path, doc)
+                self.slots.write(params["slot"], doc)
+            except StoreError as exc:
+                raise bad_param("slot", str(exc)) from exc
             except OSError as exc:
-                raise RpcError(INVALID_PARAMS, f"cannot write the save to {path}: {exc.strerror}") from exc
-            return {"path": path, "hash": doc["hash"]}
+                raise RpcError(NOT_AVAILABLE, f"cannot write save slot {params['slot']!r}: {exc.strerror}") from exc
+            return {"slot": params["slot"], "hash": doc["hash"]}
         return {"save": doc}
 
-    def game_load(self, params: dict) -> dict:
+    def game_load(self, params: dict, conn: Connection) -> dict:
         if "path" in params:
+            raise bad_param("path", "param 'path': the engine reads no paths from the wire; name a 'slot' "
+                                    "or send the save document as 'save'")
+        if params.get("slot") is not None:
             try:
-                doc = saves.read_save(_param(params, "path", str))
-            except saves.SaveError as exc:
-                raise RpcError(BAD_SAVE, str(exc)) from exc
+                doc = self.slots.read(params["slot"])
+            except StoreError as exc:
+                raise RpcError(BAD_SAVE, str(exc), {"field": "slot"}) from exc
         else:
             doc = _param(params, "save", dict)
+        self._room(conn)
         try:
             loaded = saves.load(doc)
         except saves.SaveError as exc:
             raise RpcError(BAD_SAVE, str(exc)) from exc
-        game = loaded.game
-        gid = f"g{self._next}"
-        self._next += 1
-        s = Session(gid, game, loaded.players, bool(doc.get("referee")), loaded.log, loaded.snapshots,
-                    teams=loaded.teams)
-        self.sessions[gid] = s
-        viewer = next((x for x in SIDES if s.players[x] == "human"), "allied")
-        return {"game": gid, "hash": game.hash(), "view": self._view(s, viewer)}
+        s = Session(self._new_id(), loaded.game, loaded.players, loaded.referee, loaded.log,
+                    loaded.snapshots, teams=loaded.teams)
+        tokens = self._open(s, conn)
+        viewer = self._first_view(s, conn, params.get("side"))
+        return {"game": s.id, "hash": s.game.hash(), "tokens": tokens, "view": self._view(s, viewer)}
 
-    def game_close(self, params: dict) -> dict:
-        s = self._session(params)
-        del self.sessions[s.id]
+    def game_close(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        if s.id not in conn.hosted and not any(g.referee for g in conn.grants(s.id)):
+            raise RpcError(FORBIDDEN, f"only the connection that created {s.id}, or its referee, closes it")
+        self._drop(s.id)
         return {"closed": s.id}
 
-    def los_check(self, params: dict) -> dict:
-        s = self._session(params)
-        side = self._side(params, s)
+    def los_check(self, params: dict, conn: Connection) -> dict:
+        s = self._session(params, conn)
+        side = self._side(params, s, conn)
         g = s.game
         try:
             from game.world.los import Observer  # noqa: F401
@@ -368,12 +557,14 @@ class Engine:
                 st = g.state.stands.get(ref)
                 visible_ids = {x["id"] for x in g.view(side)["stands"]}
                 if st is None or not st.alive or ref not in visible_ids:
-                    raise RpcError(INVALID_PARAMS, f"param '{name}': no stand '{ref}' that the {side} side can see")
+                    raise bad_param(name, f"param '{name}': no stand '{ref[:60]}' that the {side} side can see")
                 return ("stand", st)
-            if (isinstance(ref, list) and len(ref) in (2, 3)
-                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in ref)):
-                return ("point", tuple(float(v) for v in ref))
-            raise RpcError(INVALID_PARAMS, f"param '{name}' should be a stand id or a point [x, y]")
+            if isinstance(ref, list) and len(ref) in (2, 3):
+                try:
+                    return ("point", tuple(float(wire.finite(v, f"{name}[{i}]")) for i, v in enumerate(ref)))
+                except wire.WireError as exc:
+                    raise RpcError(exc.code, exc.message, exc.data) from exc
+            raise bad_param(name, f"param '{name}' should be a stand id or a point [x, y]")
 
         a, b = point("from"), point("to")
         try:
@@ -389,13 +580,16 @@ class Engine:
 
                 res = table.check_points(xyz(a), xyz(b), g.conditions())
         except ValueError as exc:
-            raise RpcError(INVALID_PARAMS, str(exc)) from exc
+            raise bad_param("to", str(exc)) from exc
         return res.to_dict()
 
-    def scenario_validate(self, params: dict) -> dict:
+    def scenario_validate(self, params: dict, conn: Connection) -> dict:
         ref = params.get("scenario")
         try:
-            sc = resolve_scenario(ref)
+            sc = self.scenarios.resolve(ref)
         except ScenarioError as exc:
             return {"valid": False, "problems": [str(p) for p in exc.problems]}
         return {"valid": True, "id": sc.id, "title": sc.title}
+
+
+__all__ = ["Engine", "RpcError", "Limits", "Grant", "Connection"]

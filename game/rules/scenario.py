@@ -591,6 +591,11 @@ def load_scenario(path: str | Path, book: Rulebook | None = None) -> Scenario:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError([Problem(name, "", f"cannot read the file: {exc.strerror}")]) from exc
+    return scenario_from_text(text, name, book)
+
+
+def scenario_from_text(text: str, name: str, book: Rulebook | None = None) -> Scenario:
+    """Validate the text of a scenario file called ``name`` (in every problem) and build it."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

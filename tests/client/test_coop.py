@@ -48,9 +48,10 @@ def test_the_seat_an_action_goes_as():
 def test_command_line():
     args = parse_args(["play", "village_sweep", "--coop", "Ames,Brody,Cruz"])
     assert args.coop == "Ames,Brody,Cruz" and engine_factory(args) is None
-    args = parse_args(["--connect", "127.0.0.1:7777", "--game", "g1", "--seat", "Brody"])
+    args = parse_args(["--connect", "127.0.0.1:7777", "--game", "g1", "--token", "abc"])
     assert callable(engine_factory(args))
-    for bad in (["--game", "g1"], ["--seat", "Brody"], ["--connect", "nowhere"]):
+    for bad in (["--game", "g1"], ["--seat", "Brody"], ["--connect", "nowhere"], ["--token", "abc"],
+                ["--connect", "127.0.0.1:7777", "--game", "g1"]):  # joining a game takes the seat's token
         with pytest.raises(ValueError):
             engine_factory(parse_args(bad))
 
@@ -94,7 +95,7 @@ def tcp_engine():
     proc = subprocess.Popen([sys.executable, "-m", "game", "engine", "--listen", "127.0.0.1:0"],
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = int(re.search(r":(\d+)\s*$", proc.stderr.readline()).group(1))
+        port = int(re.search(r"listening on \S+:(\d+)", proc.stderr.readline()).group(1))
         yield port
     finally:
         proc.terminate()
@@ -103,18 +104,19 @@ def tcp_engine():
 
 
 def test_a_seat_joins_over_tcp(make_app, tcp_engine):
-    """`dinkydau play --connect HOST:PORT --game g1 --seat Brody`: only Brody's actions are offered,
-    the other seats' elements show as teammates', and what a teammate does arrives by polling."""
+    """`dinkydau play --connect HOST:PORT --game g1 --token T`: the token names Brody's seat, only
+    Brody's actions are offered, the other seats' elements show as teammates', and what a teammate does
+    arrives by polling."""
     from game.engine.client import EngineSocket
 
     with EngineSocket("127.0.0.1", tcp_engine) as cruz:
-        gid = cruz.call("game.new", scenario="village_sweep", seed=3,
-                        players={"allied": {"seats": TEAM}, "insurgent": "ai"})["game"]
-        app = make_app(lambda: EngineSocket("127.0.0.1", tcp_engine))
+        new = cruz.call("game.new", scenario="village_sweep", seed=3,
+                        players={"allied": {"seats": TEAM}, "insurgent": "ai"})
+        gid, brody_token = new["game"], new["tokens"]["seats"]["allied"]["Brody"]
+        app = make_app(lambda: EngineSocket("127.0.0.1", tcp_engine, token=brody_token))
         app.join_game(gid, "allied", None)
-        assert run_until(app, lambda: app.hud is not None and app.hud.overlay is not None, 20)
-        app._take_seat("Brody")  # the seat picked on the join screen
         assert run_until(app, lambda: bool(app.actions), 20)
+        assert app.my_seat == "Brody" and app.hud.overlay is None  # the token said which seat
         assert {a.get("seat") for a in app.actions} <= {"Brody", None}
         assert {a.get("element") for a in app.actions} == {"sq1", None}
         app.select_element("sq2")

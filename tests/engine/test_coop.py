@@ -388,9 +388,11 @@ def test_two_connections_play_one_coop_game_over_tcp():
                             stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stderr.readline()
-        port = int(re.search(r":(\d+)\s*$", line).group(1))
-        with EngineSocket("127.0.0.1", port) as brody, EngineSocket("127.0.0.1", port) as cruz:
-            gid = brody.call("game.new", scenario="village_sweep", seed=3, players=BOTH_HUMAN)["game"]
+        port = int(re.search(r"listening on \S+:(\d+)", line).group(1))
+        with EngineSocket("127.0.0.1", port) as brody:
+            new_game = brody.call("game.new", scenario="village_sweep", seed=3, players=BOTH_HUMAN)
+            gid = new_game["game"]
+            cruz = EngineSocket("127.0.0.1", port, token=new_game["tokens"]["seats"]["allied"]["Cruz"])
             mine = brody.call("game.actions", game=gid, side="allied", seat="Brody")["actions"]
             hold = next(a for a in mine if a.get("element") == "sq1" and a["type"] == "hold")
             cp = brody.call("game.view", game=gid, side="allied")["sides"]["allied"]["cp"]
@@ -399,6 +401,7 @@ def test_two_connections_play_one_coop_game_over_tcp():
             assert err.value.clause == "DD-10.16"
             brody.call("game.act", game=gid, side="allied", seat="Brody", action=hold)
             assert cruz.call("game.view", game=gid, side="allied")["sides"]["allied"]["cp"] == cp - hold["cost"]
+            cruz.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)

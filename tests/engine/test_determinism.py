@@ -9,6 +9,7 @@ import pytest
 from game.ai.players import new_game, take_turn
 from game.engine import saves
 from game.engine.client import EngineError, InProcessEngine
+from game.engine.session import Engine
 from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.game import Game
@@ -67,7 +68,7 @@ def test_playout_reaches_the_turn_limit_on_every_shipped_scenario():
 
 
 def test_save_round_trip_through_the_protocol(tmp_path):
-    e = InProcessEngine()
+    e = InProcessEngine(Engine(save_dir=tmp_path / "s"))
     gid = e.call("game.new", scenario="rubber_plantation", seed=4,
                  players={"allied": "human", "insurgent": "ai"})["game"]
     for _ in range(6):
@@ -77,14 +78,14 @@ def test_save_round_trip_through_the_protocol(tmp_path):
         while e.call("game.step", game=gid)["ai_to_act"]:
             pass
     path = tmp_path / "s" / "game.json"
-    saved = e.call("game.save", game=gid, path=str(path))
-    loaded = e.call("game.load", path=str(path))
-    assert loaded["hash"] == saved["hash"]
+    saved = e.call("game.save", game=gid, slot="game")
+    loaded = e.call("game.load", slot="game")
+    assert loaded["hash"] == saved["hash"] and path.is_file()
     assert not list(path.parent.glob(".*.tmp"))   # written atomically, nothing left behind
 
 
 def test_edited_or_truncated_saves_are_refused_and_do_not_harm_games(tmp_path):
-    e = InProcessEngine()
+    e = InProcessEngine(Engine(save_dir=tmp_path))
     gid = e.call("game.new", scenario="village_sweep", seed=2,
                  players={"allied": "human", "insurgent": "human"})["game"]
     e.call("game.act", game=gid, side="allied", action={"type": "hold", "element": "sq1"})
@@ -107,8 +108,8 @@ def test_edited_or_truncated_saves_are_refused_and_do_not_harm_games(tmp_path):
     truncated = tmp_path / "t.json"
     truncated.write_text(json.dumps(doc)[:300])
     with pytest.raises(EngineError) as err:
-        e.call("game.load", path=str(truncated))
-    assert err.value.code == 3 and "not valid JSON" in err.value.message
+        e.call("game.load", slot="t")
+    assert err.value.code == 3 and "not a valid save file" in err.value.message
 
     wrong = json.loads(json.dumps(doc))
     wrong["version"] = 99
