@@ -11,8 +11,8 @@ fill the log -> autosave -> repeat. Hot-seat hides the table behind a hand-over 
 Co-op (DD-10.16, docs/coop.md): ``--coop "Ames,Brody,Cruz"`` puts a team on one side and one screen;
 selecting an element shows whose it is, and an action goes as the seat the engine names for it.
 ``--connect HOST:PORT`` plays on an engine serving TCP (``dinkydau engine --listen``); with ``--game ID
---seat NAME`` it joins a game there as one seat: the engine offers only that seat's actions, and the
-client polls ``game.events`` to show what teammates do.
+--token TOKEN`` it joins a game there as the seat the token names: the engine offers only that seat's
+actions, and the client polls ``game.events`` to show what teammates do.
 
 Offscreen (``--offscreen --screenshot FILE``) renders one picture through EGL without a window.
 """
@@ -1448,6 +1448,9 @@ class DinkyDauApp:
         self._load_save(json.loads(saves[-1].read_text()))
 
     def _load_save(self, save: dict) -> None:
+        if self.scene is not None:
+            self.close_game()  # the engine frees the game the save replaces
+
         def done(result):
             self.game = result["game"]
             self.shown, self.poll_since = set(), 0
