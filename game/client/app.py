@@ -231,7 +231,7 @@ class DinkyDauApp:
         self.viewing: str | None = None
         self.scenario_id: str | None = None
         self.threat = 2
-        self.seed = 0
+        self.seed: int | None = None
         self.pending: dict | None = None  # the action being filled in
         self.tool: str | None = None
         self.tool_state: dict = {}
@@ -477,7 +477,7 @@ class DinkyDauApp:
         self.mode = mode
         self.scenario_id = scenario
         self.threat = threat
-        self.seed = seed if seed is not None else int(time.time()) % 100000
+        self.seed = seed  # None: the engine draws one from the operating system, and keeps it to itself
         if mode == "hotseat":
             self.players = {"allied": "human", "insurgent": "human"}
         elif mode == "watch":
@@ -488,8 +488,8 @@ class DinkyDauApp:
         players: dict = dict(self.players)
         if mode == "coop":  # DD-10.16: the team's names; the engine assigns and checks the seats
             players[side] = {"seats": list(self.coop_names)}
-        return {"scenario": scenario, "seed": self.seed, "players": players, "threat": threat,
-                "side": self.viewing}
+        return {"scenario": scenario, **({"seed": seed} if seed is not None else {}), "players": players,
+                "threat": threat, "side": self.viewing}
 
     def start_game(self, scenario: str, side: str = "allied", mode: str = "solo", threat: int = 2,
                    seed: int | None = None, extra: dict | None = None, team: list[str] | None = None) -> None:
