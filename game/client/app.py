@@ -106,6 +106,23 @@ def settings_from(args) -> ClientSettings:
                           shadows=shadows, ui_scale=args.ui_scale)
 
 
+def scenario_file(args) -> None:
+    """``dinkydau play my_table.toml``: the engine takes no paths from the wire, so its child process is
+    told the file's folder (``--scenarios``) and the game names the file by id."""
+    ref = args.scenario
+    if not ref or not ref.endswith(".toml") or not Path(ref).is_file() or args.connect:
+        return None
+    path = Path(ref).resolve()
+    args.scenario = path.stem
+
+    def spawn():
+        from game.engine.client import EngineProcess  # the protocol client; never game.rules
+
+        return EngineProcess([sys.executable, "-m", "game", "engine", "--scenarios", str(path.parent)])
+
+    return spawn
+
+
 def engine_factory(args):
     """The engine to talk to: a child process, or with ``--connect`` an engine serving TCP."""
     if (args.game or args.seat or args.token or args.tls_ca) and not args.connect:
@@ -113,7 +130,7 @@ def engine_factory(args):
     if args.game and not args.token:
         raise ValueError("--game needs --token: the token of your seat, from the player who created the game")
     if not args.connect:
-        return None
+        return scenario_file(args)
     host, port = parse_address(args.connect)
 
     def connect():
