@@ -9,35 +9,23 @@ dice stream, so its thinking never shifts a combat die (DESIGN §5).
   ``jungle_ghost.enable`` before the first turn).
 * The Allied side is the **autopilot** (``game.ai.autopilot``).
 
-``take_turn`` first lets the Jungle Ghost's detection catch up with the moves made since it last
-looked (``jungle_ghost.watch``, engine policy until moves call ``hooks['move']``), then chooses and acts.
+``take_turn`` first lets the rules do what they do before a computer side acts (the Jungle Ghost's
+detection catches up, ``game.rules.players.before_ai_acts``), then chooses and acts. Games are made
+by ``game.rules.players.new_game`` (re-exported here for the AI's own callers).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from game.ai import autopilot, ghost
 from game.ai.facade import SideView
+from game.rules.players import ai_may_act, before_ai_acts, new_game
+
+__all__ = ["new_game", "choose", "choose_from", "take_turn", "Turn"]
 
 if TYPE_CHECKING:
     from game.rules.game import Game
-    from game.rules.scenario import Scenario
-
-
-def new_game(scenario: Scenario, seed: int, threat: int = 2, players: dict[str, str] | None = None) -> Game:
-    """A game whose Insurgent side, when played by the AI, is the Jungle Ghost (DD-10.3: its Shadow
-    Blinds are placed before the first turn)."""
-    from game.rules import jungle_ghost
-    from game.rules.game import Game
-    from game.rules.turn import start_turn
-
-    players = players or {"allied": "human", "insurgent": "ai"}
-    g = Game(scenario, seed, threat=threat, start=False)
-    if players.get("insurgent") == "ai":
-        jungle_ghost.enable(g)
-    start_turn(g)
-    return g
 
 
 def choose(game: Game, side: str, game_id: str = "") -> dict:
@@ -53,24 +41,29 @@ def choose_from(f: SideView) -> dict:
     return autopilot.decide(f)
 
 
-def take_turn(game: Game, side: str) -> tuple[dict, list[dict]]:
-    """Choose and carry out an AI side's action; a refused plan becomes a pass.
+class Turn(NamedTuple):
+    action: dict | None
+    """What the side did (None when it no longer had the move once the rules had caught up)."""
+    events: list[dict]
+    """Every event since the turn began, the Jungle Ghost's detection included."""
+    ai_stream: int
+    """The ``ai`` dice stream once the choice was made: a save records it with the action and replays
+    both with no AI code (DESIGN §5)."""
 
-    Saves replay AI moves through this same function, so the ``ai`` stream advances identically.
-    Returns the action and every event since the call began (the Jungle Ghost's detection included).
-    """
-    from game.rules import jungle_ghost
+
+def take_turn(game: Game, side: str) -> Turn:
+    """Choose and carry out an AI side's action; a refused plan becomes a pass."""
     from game.rules.errors import IllegalAction
 
     start = len(game.events)
-    jungle_ghost.install(game)
-    jungle_ghost.watch(game)
-    if game.state.over or game.state.to_act != side:
-        return {"type": "pass"}, game.events[start:]
+    before_ai_acts(game)
+    if not ai_may_act(game, side):
+        return Turn(None, game.events[start:], game.dice.streams["ai"])
     action = choose(game, side)
+    stream = game.dice.streams["ai"]
     try:
         game.act(side, action)
     except IllegalAction:
         action = {"type": "pass"}
         game.act(side, action)
-    return action, game.events[start:]
+    return Turn(action, game.events[start:], stream)

@@ -70,6 +70,8 @@ class Keys:
         return token
 
     def grant_of(self, token: str) -> Grant | None:
+        if not token.isascii():  # every token is URL-safe ASCII; a lone surrogate cannot even be encoded
+            return None
         for known, grant in self.tokens.items():  # compared in constant time, every one
             if hmac.compare_digest(known.encode(), token.encode()):
                 return grant

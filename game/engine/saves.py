@@ -5,7 +5,8 @@ A save document is JSON:
     {"format": "dinkydau-save", "version": 2, "ruleset": "dinky_dau",
      "scenario": {...the scenario object...}, "seed": 7, "players": {...}, "referee": false,
      "seats": {"allied": [{"name": "Ames", "commands": ["hq", "wpn"]}, ...]},   (co-op sides only)
-     "actions": [{"side": "allied", "action": {...}, "seat": "Ames"}, ...],
+     "actions": [{"side": "allied", "action": {...}, "seat": "Ames"},
+                 {"side": "insurgent", "action": {...}, "by": "ai", "ai_stream": 1234...}, ...],
      "snapshots": [{"after": 0, "hash": "..."}, {"after": 10, "hash": "..."}, ...],
      "hash": "<state hash after the last action>", "state": {...the final state...},
      "integrity": "<sha256 of every other field>"}
@@ -15,8 +16,10 @@ co-op side's actions are replayed with their seat, which must still command what
 (DD-10.16). A save without ``seats`` (one player per side, or made before co-op) loads as before;
 a mismatch, a truncated file or an edited action is an error that says where, never silence.
 ``integrity`` covers every field, the metadata (``players``, ``referee``, ``seats``, ``threat``)
-included, which the replay alone cannot check; a version 1 save (before it) still loads, as a game
-without a referee. Saves
+included, which the replay alone cannot check. The computer's moves are logged with the ``ai`` dice
+stream as its choice left it and replayed as logged, with no AI code run (DESIGN §5), so a save
+outlives any change to the computer players. A version 1 save (which re-ran the AI) is refused,
+with a message saying so. Saves
 are written atomically: a temporary file in the same folder, flushed, then renamed over the target.
 """
 
@@ -30,16 +33,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.ai.players import new_game, take_turn
+from game.engine import wire
+from game.engine.store import build_checked
 from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
-from game.rules.scenario import ScenarioError, build_scenario
+from game.rules.players import ai_may_act, before_ai_acts, new_game
+from game.rules.scenario import ScenarioError
 
 FORMAT = "dinkydau-save"
 VERSION = 2
-READS = (1, 2)
+READS = (2,)
+OLD = {1: "a version 1 save replayed the computer's moves by running the AI again, and did not cover "
+          "its metadata; this engine replays recorded moves only"}
 SNAPSHOT_EVERY = 10
 
 
@@ -59,10 +66,32 @@ class Loaded:
     referee: bool = False
 
 
-def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = None) -> dict:
-    """One line of the action log: the side, the action, ``by: ai`` for the AI's, the co-op seat."""
-    return {"side": side, "action": action, **({"by": "ai"} if by_ai else {}),
+def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = None,
+              ai_stream: int | None = None) -> dict:
+    """One line of the action log: the side, the action, the co-op seat; for the AI's, ``by: ai`` and
+    the ``ai`` dice stream once it had chosen (an AI that no longer had the move logs action null)."""
+    return {"side": side, "action": action, **({"by": "ai", "ai_stream": ai_stream} if by_ai else {}),
             **({"seat": seat} if seat is not None else {})}
+
+
+def _replay_ai(game: Game, entry: dict, where: str) -> dict | None:
+    """An AI's logged action, replayed as it happened: the rules' own steps before a computer side
+    acts, the ``ai`` stream as the choice left it, then the action (DESIGN §5)."""
+    stream = entry.get("ai_stream")
+    if not isinstance(stream, int) or isinstance(stream, bool) or not 0 <= stream < 2**64:
+        raise SaveError(f"{where}.ai_stream: missing or not a 64-bit whole number")
+    before_ai_acts(game)
+    if entry["action"] is None:
+        if ai_may_act(game, entry["side"]):
+            raise SaveError(f"{where}: the save says the {entry['side']} side had no move, but it has")
+        game.dice.streams["ai"] = stream
+        return None
+    if not ai_may_act(game, entry["side"]):
+        raise SaveError(f"{where}: the {entry['side']} side does not have the move on replay")
+    action = wire.clean_action(entry["action"], f"{where.rsplit(': ', 1)[-1]}.action")
+    game.dice.streams["ai"] = stream
+    game.act(entry["side"], action)
+    return action
 
 
 def integrity(doc: dict) -> str:
@@ -117,6 +146,8 @@ def load(doc: Any, where: str = "save") -> Loaded:
         raise SaveError(f"{where}: a save must be a JSON object")
     if doc.get("format") != FORMAT:
         raise SaveError(f"{where}: field 'format' must be '{FORMAT}', got {doc.get('format')!r}")
+    if doc.get("version") in OLD and not isinstance(doc.get("version"), bool):
+        raise SaveError(f"{where}: field 'version' {doc['version']}: {OLD[doc['version']]} (version {VERSION})")
     if doc.get("version") not in READS or isinstance(doc.get("version"), bool):
         raise SaveError(f"{where}: field 'version' {doc.get('version')!r} is not supported (this engine reads "
                         f"{', '.join(map(str, READS))})")
@@ -124,7 +155,7 @@ def load(doc: Any, where: str = "save") -> Loaded:
         if not isinstance(doc.get(key), kind) or (kind is int and isinstance(doc.get(key), bool)):
             raise SaveError(f"{where}: field '{key}' is missing or not a {kind.__name__}")
     try:
-        scenario = build_scenario(doc["scenario"], f"{where}: scenario")
+        scenario = build_checked(doc["scenario"], f"{where}: scenario")
     except ScenarioError as exc:
         raise SaveError(f"{where}: the saved scenario is invalid: {exc}") from exc
     threat = doc.get("threat", 2)
@@ -163,18 +194,20 @@ def load(doc: Any, where: str = "save") -> Loaded:
                             f"(seats: {', '.join(team.names())})")
         try:
             if by_ai:
-                # The AI's choice is replayed, not read: its stream lives in the state (DESIGN §5).
-                action, _ = take_turn(game, entry["side"])
-                if action != entry["action"]:
-                    raise SaveError(f"{where}: actions[{i}]: the AI chooses {action} on replay, the save says "
-                                    f"{entry['action']}")
+                # What the AI chose is read, never chosen again: no AI code runs (DESIGN §5), so a save
+                # outlives any change to the computer players.
+                action = _replay_ai(game, entry, f"{where}: actions[{i}]")
             else:
+                # Typed as game.act types it (DESIGN §4): a save is as much from outside as the wire.
+                action = wire.clean_action(entry["action"], f"actions[{i}].action")
                 if team is not None:
-                    coop.check(team, game, entry["side"], seat, entry["action"])
-                game.act(entry["side"], entry["action"])
+                    coop.check(team, game, entry["side"], seat, action)
+                game.act(entry["side"], action)
+        except wire.WireError as exc:
+            raise SaveError(f"{where}: field {exc.message.removeprefix('param ')}") from exc
         except IllegalAction as exc:
             raise SaveError(f"{where}: actions[{i}] is refused on replay: {exc.reason} ({exc.clause})") from exc
-        log.append(log_entry(entry["side"], entry["action"], by_ai, seat))
+        log.append(log_entry(entry["side"], action, by_ai, seat, entry.get("ai_stream") if by_ai else None))
         check(i + 1)
         if (i + 1) % SNAPSHOT_EVERY == 0:
             snapshots.append({"after": i + 1, "hash": game.hash()})
@@ -182,16 +215,13 @@ def load(doc: Any, where: str = "save") -> Loaded:
         raise SaveError(f"{where}: final state hash mismatch (expected {doc['hash'][:12]}…, replay gives "
                         f"{game.hash()[:12]}…)")
     # Last, so that an edited action or seat is reported where it went wrong, by the replay.
-    if doc["version"] >= 2:
-        try:
-            digest = integrity(doc)
-        except (TypeError, ValueError) as exc:
-            raise SaveError(f"{where}: not a save this engine wrote: {exc}") from exc
-        if not isinstance(doc.get("integrity"), str) or doc["integrity"] != digest:
-            raise SaveError(f"{where}: field 'integrity' does not match the document: the save was edited "
-                            f"(every field is covered, 'players', 'referee' and 'seats' too)")
-    else:
-        doc = {**doc, "referee": False}  # a version 1 save did not cover its metadata
+    try:
+        digest = integrity(doc)
+    except (TypeError, ValueError) as exc:
+        raise SaveError(f"{where}: not a save this engine wrote: {exc}") from exc
+    if not isinstance(doc.get("integrity"), str) or doc["integrity"] != digest:
+        raise SaveError(f"{where}: field 'integrity' does not match the document: the save was edited "
+                        f"(every field is covered, 'players', 'referee' and 'seats' too)")
     session_players = players if isinstance(doc.get("players"), dict) else {"allied": "human", "insurgent": "ai"}
     return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in SIDES}, teams,
                   doc.get("referee") is True)

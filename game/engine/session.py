@@ -30,6 +30,7 @@ from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
 from game.rules.game import RULESET, Game
+from game.rules.players import new_game
 from game.rules.scenario import ScenarioError
 
 PROTOCOL_VERSION = 1
@@ -297,7 +298,7 @@ class Engine:
         n_events = len(s.game.events)
         try:
             if by_ai:
-                action, events = ai_players.take_turn(s.game, side)
+                action, events, ai_stream = ai_players.take_turn(s.game, side)
             else:
                 if side in s.teams:
                     coop.check(s.teams[side], s.game, side, seat, action)
@@ -310,7 +311,7 @@ class Engine:
             del s.game.events[n_events:]
             raise RpcError(INTERNAL_ERROR, f"internal error while resolving the action; the game is unchanged: "
                                            f"{type(exc).__name__}: {exc}") from exc
-        s.log.append(saves.log_entry(side, action, by_ai, seat))
+        s.log.append(saves.log_entry(side, action, by_ai, seat, ai_stream if by_ai else None))
         if len(s.log) % saves.SNAPSHOT_EVERY == 0:
             s.snapshots.append({"after": len(s.log), "hash": s.game.hash()})
         return events
@@ -391,7 +392,7 @@ class Engine:
             raise bad_param("players.insurgent",
                             f"players.insurgent: '{scenario.id}' is a solo table: its only Insurgent force is the "
                             f"Jungle Ghost's Shadow Blinds (DD-10.3), so the Insurgent side must be 'ai'")
-        game = ai_players.new_game(scenario, seed, threat, players)
+        game = new_game(scenario, seed, threat, players)
         s = Session(self._new_id(), game, players, referee, teams=teams)
         s.snapshots.append({"after": 0, "hash": game.hash()})
         tokens = self._open(s, conn)

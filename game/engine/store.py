@@ -120,10 +120,12 @@ class ScenarioFolders:
 
     def resolve(self, ref: object):
         """A scenario by id, by file name in a scenario folder, or inline (an object)."""
-        from game.rules.scenario import Problem, ScenarioError, build_scenario, scenario_from_text
+        import tomllib
+
+        from game.rules.scenario import Problem, ScenarioError, scenario_from_text
 
         if isinstance(ref, dict):
-            return build_scenario(ref, "<inline>", None)
+            return build_checked(ref, "<inline>")
         if not isinstance(ref, str):
             raise ScenarioError([Problem("<request>", "scenario", "should be a scenario id or an inline object")])
         path = self.find(ref)
@@ -135,5 +137,27 @@ class ScenarioFolders:
             text = read_regular(path, path.name)
         except StoreError as exc:
             raise ScenarioError([Problem(path.name, "", str(exc))]) from exc
-        return scenario_from_text(text, path.name)
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return scenario_from_text(text, path.name)  # the TOML error, with its line
+        return build_checked(raw, path.name, text)
+
+
+ARRAYS = ("terrain", "side", "element", "blind", "ambush_point", "objective")
+"""The top-level arrays of tables of a scenario (docs/scenarios.md: ``[[terrain]]``, ``[[side]]``, ...)."""
+
+
+def build_checked(raw: object, where: str, text: str | None = None):
+    """``build_scenario`` on a scenario object from outside (the wire, a save, a folder's file), its
+    top-level arrays checked first: a number where the builder iterates an array of tables is a
+    problem reported (error 2), never an internal fault (DESIGN §4)."""
+    from game.rules.scenario import Problem, ScenarioError, build_scenario
+
+    if isinstance(raw, dict):
+        bad = [Problem(where, key, f"should be an array of tables ([[{key}]]), got {type(raw[key]).__name__}")
+               for key in ARRAYS if key in raw and not isinstance(raw[key], list)]
+        if bad:
+            raise ScenarioError(bad)
+    return build_scenario(raw, where, text)
 

@@ -119,17 +119,53 @@ def test_edited_or_truncated_saves_are_refused_and_do_not_harm_games(tmp_path):
     assert e.call("game.view", game=gid, side="allied")["hash"] == before
 
 
-def test_ai_moves_replay_through_the_ai(tmp_path):
+def _ai_game(n: int = 80):
     players = {"allied": "ai", "insurgent": "ai"}
     g = new_game(resolve_scenario("village_sweep"), 8, 2, players)   # the Jungle Ghost plays the Insurgent
     log = []
-    while not g.state.over and len(log) < 80:
+    while not g.state.over and len(log) < n:
         side = g.state.to_act
-        action, _ = take_turn(g, side)
-        log.append({"side": side, "action": action, "by": "ai"})
-    doc = saves.make_save(g, log, [], players, False)
+        turn = take_turn(g, side)
+        log.append(saves.log_entry(side, turn.action, True, None, turn.ai_stream))
+    return g, saves.make_save(g, log, [], players, False)
+
+
+def test_ai_moves_replay_without_running_the_ai(monkeypatch):
+    # DESIGN §5: saves replay without running AI code, so a save outlives any change to the AI.
+    g, doc = _ai_game()
+    from game.ai import autopilot, ghost, players
+
+    def no_ai(*_a, **_k):
+        raise AssertionError("replay ran AI code")
+
+    for mod, name in ((autopilot, "decide"), (ghost, "decide"), (players, "choose"), (players, "take_turn")):
+        monkeypatch.setattr(mod, name, no_ai)
     replayed, _, _ = saves.replay(json.loads(json.dumps(doc)))
     assert replayed.hash() == g.hash()
+
+
+def test_a_save_from_before_an_ai_change_loads_after_it(monkeypatch):
+    g, doc = _ai_game(40)
+    from game.ai import autopilot, ghost
+
+    monkeypatch.setattr(autopilot, "decide", lambda f: {"type": "pass"})  # a very different AI
+    monkeypatch.setattr(ghost, "decide", lambda f: {"type": "pass"})
+    e = InProcessEngine()
+    loaded = e.call("game.load", save=json.loads(json.dumps(doc)))
+    assert loaded["hash"] == g.hash()
+
+
+def test_an_ai_move_with_a_changed_stream_or_an_old_version_is_refused():
+    _, doc = _ai_game(12)
+    ai = next(i for i, a in enumerate(doc["actions"]) if a.get("by") == "ai")
+    edited = json.loads(json.dumps(doc))
+    edited["actions"][ai]["ai_stream"] = "many"
+    with pytest.raises(saves.SaveError, match=rf"actions\[{ai}\]\.ai_stream"):
+        saves.replay(edited)
+    old = json.loads(json.dumps(doc))
+    old["version"] = 1
+    with pytest.raises(saves.SaveError, match="version 1 save replayed the computer's moves"):
+        saves.replay(old)
 
 
 def test_a_failing_write_keeps_the_old_save(tmp_path, monkeypatch):
