@@ -81,21 +81,32 @@ def command_radius(g: Game, line: LineString) -> tuple[float, str]:
 def command_status(g: Game, element: Element) -> dict:
     """Is the element In Command, and why (DD-1.11, DD-1.13, DD-2.6)? Allied only.
 
-    The answer depends only on where the side's stands are and which of them carry casualties (a
-    Litter Team ignores coherency), so it is cached on the game under a key of those (and the time of
-    day).
+    The answer is cached on the game under a key of everything it reads (``command_key``), so it
+    never depends on which questions were asked before (DESIGN §5).
     """
-    from game.rules.casevac import litter_bearers
-
-    key = (element.id, g.state.time_of_day,
-           tuple((s.x, s.y, s.facing, s.alive) for s in g.state.stands.values() if s.side == element.side),
-           tuple(sorted(litter_bearers(g))))
+    key = command_key(g, element)
     cache = g.__dict__.setdefault("_command_cache", {})
     if key not in cache:
         if len(cache) > 4096:
             cache.clear()
         cache[key] = _command_status(g, element)
     return dict(cache[key])
+
+
+def command_key(g: Game, element: Element) -> tuple:
+    """Everything ``_command_status`` reads: the element's side and stands; for each stand of its side
+    its id (the commander is the first found, G-16), type (role and radio, DD-2.6), element (the
+    commander's own element, DD-1.10), place (radius, coherency, base contact), whether it lives, and
+    whether its element is hidden (under a Blind or in reserve: its stands are not on the table and
+    project no command, ``GameState.side_stands``); the Litter Teams (they ignore coherency, G-33 (1));
+    and the time of day (the night radius, G-16). The terrain and the rulebook are the game's own."""
+    from game.rules.casevac import litter_bearers
+
+    elements = g.state.elements
+    return (element.id, element.side, tuple(element.stands), g.state.time_of_day,
+            tuple((s.id, s.type, s.element, s.x, s.y, s.facing, s.alive, elements[s.element].hidden)
+                  for s in g.state.stands.values() if s.side == element.side),
+            tuple(sorted(litter_bearers(g))))
 
 
 def _command_status(g: Game, element: Element) -> dict:

@@ -99,3 +99,58 @@ def test_acting_commander_when_the_pc_is_lost_g16():
 def test_insurgents_never_use_command_rules_g16():
     g = game(scenario(platoon() + enemy()))
     assert status(g, "vc")["in_command"] is None
+
+
+def test_an_activation_costs_the_same_whatever_was_asked_before_dd_2_6():
+    """DESIGN §5 (issue 11): asking a question never changes a later answer. The command cache was keyed
+    on where the stands stand, not on which are hidden: asked while the HQ and the squad were under a
+    Blind (no commander on the table, G-16), it kept "Out of Command" after the Blind lifted with nothing
+    moved, and the squad's activation cost 2 CP (DD-1.14) instead of 1 CP (DD-2.6)."""
+    asked, fresh = game(scenario(platoon() + enemy()), dice=[6]), game(scenario(platoon() + enemy()), dice=[6])
+    for g in (asked, fresh):
+        for eid in ("hq", "sq1"):
+            g.state.elements[eid].blind = "A1"
+    assert status(asked, "sq1")["reason"] == "no commander or squad leader survives"  # G-16; only one asks
+    for g in (asked, fresh):
+        for eid in ("hq", "sq1"):
+            g.state.elements[eid].blind = None  # the Blind lifts where it stands
+    for g in (asked, fresh):
+        cp = g.state.sides["allied"].cp
+        g.act("allied", {"type": "hold", "element": "sq1"})
+        assert g.state.sides["allied"].cp == cp - 1  # In Command: 1 CP (DD-2.6)
+    assert asked.events == fresh.events and asked.hash() == fresh.hash()
+
+
+@pytest.mark.parametrize("change", ["under a Blind", "Blind lifted", "in reserve", "out of reserve", "killed", "night"])
+def test_the_command_cache_sees_every_change_it_depends_on(change):
+    """Whatever changes, the cached status equals the rules' answer worked out afresh (DD-1.10–1.13,
+    DD-2.6, G-16), for every Allied element."""
+    from game.rules.command import _command_status
+
+    raw = scenario(platoon() + enemy())
+    raw["element"].append(element("sq2", "allied", [stand("sl2", "us_squad_leader", 30, 30),
+                                                     stand("c", "us_rifle_team", 31.2, 31.5)], name="2nd Squad"))
+    g = game(raw)
+    s = g.state
+    if change == "Blind lifted":
+        s.elements["hq"].blind = "A1"
+    elif change == "out of reserve":
+        s.elements["hq"].reserve = True
+    for eid in ("hq", "sq1", "sq2"):
+        status(g, eid)
+    if change == "under a Blind":
+        s.elements["hq"].blind = "A1"
+    elif change == "Blind lifted":
+        s.elements["hq"].blind = None
+    elif change == "in reserve":
+        s.elements["hq"].reserve = True
+    elif change == "out of reserve":
+        s.elements["hq"].reserve = False
+    elif change == "killed":
+        s.stands["pc"].alive = False
+    elif change == "night":
+        s.time_of_day = "night_dark"
+    for eid in ("hq", "sq1", "sq2"):
+        el = s.elements[eid]
+        if s.living(el):
+            assert status(g, eid) == _command_status(g, el), (change, eid)
