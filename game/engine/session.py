@@ -25,7 +25,7 @@ from game import __version__
 from game.ai import players as ai_players
 from game.engine import access, saves, wire
 from game.engine.access import Connection, Grant
-from game.engine.store import SaveSlots, ScenarioFolders, StoreError
+from game.engine.store import SaveSlots, ScenarioFolders, StoreError, slot_name
 from game.rules import coop
 from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
@@ -358,6 +358,10 @@ class Engine:
         ref = params.get("scenario")
         if ref is None:
             raise bad_param("scenario", "missing param 'scenario'")
+        if not isinstance(ref, (str, dict)):
+            raise bad_param("scenario", f"param 'scenario' should be a scenario id or an inline scenario object, "
+                                        f"got {type(ref).__name__}")
+        _param(params, "side", str, required=False)  # checked before a game is made, like every param
         if "seed" in params:
             seed = _param(params, "seed", int)
             if not 0 <= seed < 2**63:
@@ -518,7 +522,15 @@ class Engine:
         if "path" in params:
             raise bad_param("path", "param 'path': the engine reads no paths from the wire; name a 'slot' "
                                     "or send the save document as 'save'")
+        _param(params, "side", str, required=False)
         if params.get("slot") is not None:
+            try:
+                slot_name(params["slot"])
+            except StoreError as exc:  # a bad name is a bad param, as for game.save; a missing save is 3
+                raise bad_param("slot", str(exc)) from exc
+            if not conn.local:  # a slot holds a whole game, hidden state and all (DESIGN §6)
+                raise RpcError(FORBIDDEN, "param 'slot': save slots are the engine host's own files; over the "
+                                          "network send the save document as 'save'", {"field": "slot"})
             try:
                 doc = self.slots.read(params["slot"])
             except StoreError as exc:

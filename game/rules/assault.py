@@ -40,13 +40,11 @@ if TYPE_CHECKING:
 
 # -- close assault ------------------------------------------------------------------------------------
 def _target_element(g: Game, el: Element, target: Any) -> Element:
-    if not isinstance(target, str) or target not in g.state.stands:
-        raise IllegalAction(f"no target stand {target!r}", "DD-5.22")
-    st = g.state.stands[target]
-    tel = g.state.elements[st.element]
-    if st.side == el.side or not st.alive or tel.hidden:
-        raise IllegalAction(f"'{target}' is not a Confirmed enemy stand on the table", "DD-5.22; G-34")
-    return tel
+    st = g.state.stands.get(target) if isinstance(target, str) else None
+    if st is None or st.side == el.side or not st.alive or not g.knows_stand(el.side, st):
+        # DESIGN §6: a hidden stand and an id that names nothing get the same words and clause.
+        raise IllegalAction(f"no Confirmed enemy stand {target!r} on the table", "DD-5.22; G-34")
+    return g.state.elements[st.element]
 
 
 def _within(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) -> bool:
@@ -464,7 +462,9 @@ class RecoillessFire(ActionKind):
             fire.resolve_attack(g, attack)
         back = math.radians(gun.facing)
         d = rr.dust_size / 2.0
-        cloud = {"id": f"dust_{g.state.seq}", "x": round(gun.x - d * math.cos(back), 3),
+        # Named after the gun and the impulse, never the engine's event count: a public id made of
+        # ``state.seq`` would tell each side how many hidden events there have been (DESIGN §6).
+        cloud = {"id": f"dust_{gun.id}_{g.state.turn}_{g.state.impulse}", "x": round(gun.x - d * math.cos(back), 3),
                  "y": round(gun.y - d * math.sin(back), 3), "radius": rr.dust_size / 2.0,
                  "turn": g.state.turn, "impulse": g.state.impulse}
         g.state.smoke = [m for m in g.state.smoke if (m["turn"], m["impulse"]) == (g.state.turn, g.state.impulse)]

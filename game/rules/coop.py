@@ -215,12 +215,15 @@ def acting(team: Team, game: Game, action: Any) -> tuple[Seat, str] | None:
     it with their own clause)."""
     if not isinstance(action, dict):
         return None
+    # Only the side's own elements and Blinds have a seat: anything else (an enemy element, perhaps
+    # one hidden under a Blind) goes on to the rules, which refuse it as they refuse an id that names
+    # nothing; naming its commander here would name what the side cannot see (DESIGN §6).
     eid = action.get("element")
     el = game.state.elements.get(eid) if isinstance(eid, str) else None
-    if el is not None:
+    if el is not None and el.side == team.side:
         return commander_of(team, game, el.id), f"{el.name} ({el.id})"
     bid = action.get("blind")
-    if isinstance(bid, str) and bid in game.state.blinds:
+    if isinstance(bid, str) and bid in game.state.blinds and game.state.blinds[bid].side == team.side:
         return commander_of_blind(team, game, bid), f"Blind {bid}"
     tid = action.get("token")
     if isinstance(tid, str) and "element" not in action:  # litter_drop: the Litter Team's element
@@ -228,7 +231,7 @@ def acting(team: Team, game: Game, action: Any) -> tuple[Seat, str] | None:
 
         tok = next((t for t in game.state.tokens if t.get("id") == tid), None)
         st = carrier_of(game, tok) if tok is not None else None
-        if st is not None:
+        if st is not None and st.side == team.side:
             carrier = game.state.elements[st.element]
             return commander_of(team, game, carrier.id), f"{carrier.name} ({carrier.id}), carrying {tid}"
     return None

@@ -172,6 +172,12 @@ def _name(g: Game, w: Stand | Blind) -> str:
     return g.state.elements[w.element].name
 
 
+def spotter_name(el: Element) -> str:
+    """How a public event names a spotter: by name on the table; under its Blind only as the marker
+    (its name, its id, its optics would tell the enemy what is under the marker, DESIGN §6, DD-4.7)."""
+    return f"Blind {el.blind}" if el.hidden else el.name
+
+
 # -- state changes ----------------------------------------------------------------------------------
 def make_echo(g: Game, b: Blind, reason: str, clause: str) -> None:
     """State 0 -> State 1 (DD-4.9): the marker becomes a "?" Echo. Public: the marker is on the table."""
@@ -414,14 +420,16 @@ def spot_test(g: Game, el: Element, stands: list[Stand], b: Blind, purpose: str 
     if el.hidden:
         # A spotter under a Blind: its modifiers (optics, an isolated medic, ...) would tell the enemy
         # what is under the marker, so the enemy hears only that the marker looked, and the outcome.
+        # The purpose too: a scout's free test or a Recon Sweep would tell what is under the marker.
         g.emit(ev, visible=el.side)
-        g.emit({"type": "roll", "purpose": purpose, "side": el.side, "element": None, "spotter_blind": el.blind,
-                "blind": b.id, "result": ev["result"], "clause": clause,
+        g.emit({"type": "roll", "purpose": "Spotting", "side": el.side, "element": None,
+                "spotter_blind": el.blind, "blind": b.id, "result": ev["result"], "clause": "DD-4.12; DD-4.23",
                 "text": f"Blind {el.blind} spots Echo {b.id}: {ev['result']}"}, visible=g.state.other(el.side))
     else:
         g.emit(ev)
     if ok:
-        reveal(g, b, f"spotted by {el.name}", "DD-4.11; DD-4.24", by=el)
+        # The reveal is public: it names a spotter under its Blind only by the marker (DESIGN §6).
+        reveal(g, b, f"spotted by {spotter_name(el)}", "DD-4.11; DD-4.24", by=el)
     return ok, ev["dice"][0] == 6
 
 
@@ -435,7 +443,7 @@ def critical_spot(g: Game, el: Element, primary: tuple[float, float], side: str,
         b = g.state.blinds[near[0][1]]
         g.emit({"type": "note", "element": None if el.hidden else el.id, "blind": b.id, "clause": "DD-4.14",
                 "text": f"Critical Spot: the natural 6 also reveals Echo {b.id}"})
-        reveal(g, b, f"Critical Spot by {el.name}", "DD-4.14", by=el)
+        reveal(g, b, f"Critical Spot by {spotter_name(el)}", "DD-4.14", by=el)
 
 
 @table_memo(lambda el: el.id)

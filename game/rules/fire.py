@@ -516,14 +516,14 @@ def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list
     """Check a fire action and build its attack (DD-5.1–5.5, DD-5.28–5.29, DD-2.11–2.12); raise
     IllegalAction with the clause before anything changes."""
     shooters = shooters if shooters is not None else g.state.living(el)
-    if not isinstance(target_id, str) or target_id not in g.state.stands:
-        raise IllegalAction(f"no target stand {target_id!r}", "DD-5.1")
-    target = g.state.stands[target_id]
-    tel = g.state.elements[target.element]
-    if target.side == el.side:
+    target = g.state.stands.get(target_id) if isinstance(target_id, str) else None
+    if target is not None and target.side == el.side:
         raise IllegalAction(f"'{target_id}' is a friendly stand", "DD-5.1")
-    if not target.alive or tel.hidden:
-        raise IllegalAction(f"'{target_id}' is not a Confirmed target on the table", "DD-5.1; DD-4.10")
+    if target is None or not target.alive or not g.knows_stand(el.side, target):
+        # DESIGN §6: a stand under a Blind, in the Reserve Hand or gone answers exactly as an id that
+        # names nothing, so a refusal never tells a hidden stand from a made-up one.
+        raise IllegalAction(f"no Confirmed enemy stand {target_id!r} on the table", "DD-5.1; DD-4.10")
+    tel = g.state.elements[target.element]
     if check_target:
         legal = legal_targets(g, el, shooters)
         if target not in legal:

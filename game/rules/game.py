@@ -19,7 +19,10 @@ import copy
 import functools
 import math
 import pickle
+import threading
+import weakref
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
@@ -40,9 +43,88 @@ RULESET = "dinky_dau"
 CORE_ACTIONS = ("move", "take_five", "rally", "hold", "pass")
 
 
-_LOS_CACHE: dict[str, Any] = {}
-_LOS_RESULTS: dict[str, dict[tuple, Any]] = {}
-_ELEVATIONS: dict[str, dict[tuple[float, float], float]] = {}
+class Recent:
+    """A bounded map that keeps what was asked lately: two generations of at most ``limit`` entries; when
+    the young one is full it becomes the old one and the old one is dropped, and a hit in the old one is
+    carried into the young one. Memory stays under ``2 * limit`` entries however long the process runs;
+    what is asked often (the sightlines of the starting positions) stays."""
+
+    __slots__ = ("limit", "young", "old")
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.young: dict = {}
+        self.old: dict = {}
+
+    def __len__(self) -> int:
+        return len(self.young) + len(self.old)
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self.young or key in self.old
+
+    def get(self, key: Any) -> Any:
+        value = self.young.get(key)
+        if value is None:
+            value = self.old.get(key)
+            if value is not None:
+                self.put(key, value)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        if len(self.young) >= self.limit:
+            self.old, self.young = self.young, {}
+        self.young[key] = value
+
+
+class TableCache:
+    """What every game on one table shares in the process: the table's ray scene (``TableLOS``, built on
+    first use), the sightlines traced on it and the ground heights asked (both immutable answers). A game
+    holds its table's entry, so the entry lives while a game uses it, or while it is one of the
+    ``KEEP_TABLES`` tables opened last (the shipped scenarios stay warm between games); then it goes,
+    ray scene and all: a process that plays thousands of distinct inline tables keeps only a few."""
+
+    def __init__(self, key: str):
+        self.key = key
+        self.los: Any = None
+        self.results = Recent(SIGHTLINES_KEPT)
+        """Traced sightlines, by (observer, observer, conditions)."""
+        self.elevations = Recent(ELEVATIONS_KEPT)
+        """Ground heights, by the point rounded to 0.001"."""
+        self.lock = threading.Lock()
+        """Held while the ray scene is built, so two games opening a table at once build it once."""
+
+
+KEEP_TABLES = 4
+"""Tables kept after their last game ends (the most recently opened first)."""
+SIGHTLINES_KEPT = 5_000
+"""Sightlines a table keeps per generation (``Recent``): some ten games' worth of new ones (a result is
+most of a KB), so a table kept warm stops growing after its first games."""
+ELEVATIONS_KEPT = 10_000
+"""Ground heights a table keeps per generation."""
+_TABLES: weakref.WeakValueDictionary[str, TableCache] = weakref.WeakValueDictionary()
+"""Every table a live game holds, or that is kept in ``_RECENT``, by ``scenario_key``."""
+_RECENT: OrderedDict[str, TableCache] = OrderedDict()
+"""The ``KEEP_TABLES`` tables opened last, oldest first."""
+_TABLES_LOCK = threading.Lock()
+
+
+def table_cache(key: str) -> TableCache:
+    """The shared entry of a table (made if no game holds it and it is not kept), now the most recent."""
+    with _TABLES_LOCK:
+        entry = _TABLES.get(key)
+        if entry is None:
+            entry = _TABLES[key] = TableCache(key)
+        _RECENT[key] = entry
+        _RECENT.move_to_end(key)
+        while len(_RECENT) > KEEP_TABLES:
+            _RECENT.popitem(last=False)
+        return entry
+
+
+def live_tables() -> list[str]:
+    """The keys of the tables held in the process now (by a game, or kept): for tests and benchmarks."""
+    with _TABLES_LOCK:
+        return list(_TABLES.keys())
 
 
 def scenario_key(scenario: Scenario) -> str:
@@ -55,7 +137,7 @@ def scenario_key(scenario: Scenario) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _observer(x: float, y: float, facing: float, width: float, depth: float):
     """An LOS observer (immutable), shared by every question about the same footprint."""
     from game.world.los import Observer
@@ -143,6 +225,16 @@ def register_side(kind: SideActionKind) -> SideActionKind:
     return kind
 
 
+READERS = ("allied", "insurgent", "referee", "all")
+"""Who reads events, each in its own numbering (``Game.emit``): the two sides, the referee (everything)
+and the public ("all": the events visible to all)."""
+
+
+def _reads(reader: str, visible: str) -> bool:
+    """May ``reader`` see an event emitted with ``visible``?"""
+    return reader == "referee" or visible == "all" or visible == reader
+
+
 def action_types() -> tuple[str, ...]:
     return CORE_ACTIONS + tuple(sorted(ACTION_KINDS)) + tuple(sorted(SIDE_ACTIONS))
 
@@ -173,6 +265,8 @@ class Game:
         """Answers that depend only on where things stand (``measure``), kept for the game."""
         self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
+        self._numbers: dict[int, tuple[int, ...]] = {}
+        """Each reader's event numbers (``READERS``) after the event with this ``seq`` (``emit``)."""
         if state is None:
             if threat not in (1, 2, 3):
                 raise ValueError(f"threat level must be 1, 2 or 3 (DD-10.5), got {threat!r}")
@@ -189,8 +283,16 @@ class Game:
 
     # -- events ----------------------------------------------------------------------------------
     def emit(self, event: dict, visible: str = "all") -> dict:
-        """Record an event. ``visible`` is the side that may see it, or "all" (DESIGN §6)."""
+        """Record an event. ``visible`` is the side that may see it, or "all" (DESIGN §6).
+
+        ``seq`` (``state.seq``) numbers every event in order: the engine's own ordering, never shown to
+        a reader, since a gap in it would count the enemy's hidden events. Each reader (either side,
+        the referee, the public) numbers the events it may see 1, 2, 3, ... with no gaps; those
+        numbers are kept by ``seq`` (:meth:`events_for`), so a call rolled back (its events deleted,
+        the state put back) gives the next event the numbers again."""
         self.state.seq += 1
+        prev = self._numbers.get(self.state.seq - 1, (0,) * len(READERS))
+        self._numbers[self.state.seq] = tuple(n + _reads(r, visible) for n, r in zip(prev, READERS, strict=True))
         ev = {"seq": self.state.seq, **event, "_visible": visible}
         self.events.append(ev)
         return ev
@@ -198,14 +300,39 @@ class Game:
     def visibility_of_element(self, element: Element) -> str:
         return element.side if element.hidden else "all"
 
-    def events_for(self, side: str, events: list[dict]) -> list[dict]:
-        """The events a side may see, without the engine's bookkeeping."""
+    def events_for(self, side: str, events: list[dict], since: int = 0) -> list[dict]:
+        """The events a side may see, after its number ``since``, without the engine's bookkeeping and
+        numbered (``seq``) in the side's own sequence: 1, 2, 3, ... over the events it may see, with no
+        gap for an event it may not (DESIGN §6). ``side`` is "allied", "insurgent", "referee" (every
+        event) or anything else for the public events only."""
+        reader = READERS.index(side if side in READERS else "all")
         out = []
         for ev in events:
-            vis = ev.get("_visible", "all")
-            if side == "referee" or vis == "all" or vis == side:
-                out.append({k: v for k, v in ev.items() if k != "_visible"})
+            if not _reads(READERS[reader], ev.get("_visible", "all")):
+                continue
+            numbers = self._numbers.get(ev.get("seq"))
+            n = numbers[reader] if numbers is not None else ev.get("seq", 0)
+            if n <= since:
+                continue
+            out.append({"seq": n, **{k: v for k, v in ev.items() if k not in ("seq", "_visible")}})
         return out
+
+    # -- what a side may know of (DESIGN §6) -------------------------------------------------------
+    def knows_element(self, side: str, el: Element) -> bool:
+        """May ``side`` know that this element exists? Its own; an enemy element only while it is on the
+        table as miniatures, as its view lists it (``views.render_view``); the referee all. A refusal
+        treats any other id exactly like one that does not exist (DESIGN §6, DD-4.7, DD-4.8)."""
+        return side in ("referee", el.side) or (not el.hidden and bool(self.state.living(el)))
+
+    def knows_stand(self, side: str, st: Stand) -> bool:
+        """May ``side`` know of this stand? Its own; an enemy stand only while it is alive on the table
+        as a miniature (in its view's ``stands``); the referee all (DESIGN §6)."""
+        return side in ("referee", st.side) or (st.alive and not self.state.elements[st.element].hidden)
+
+    def seq_for(self, side: str) -> int:
+        """The number of the last event ``side`` may see, in its own sequence (the view's ``seq``)."""
+        numbers = self._numbers.get(self.state.seq)
+        return numbers[READERS.index(side if side in READERS else "all")] if numbers is not None else 0
 
     # -- line of sight (DD chapter 4; game.world.los) ---------------------------------------------
     def observer(self, thing: Stand | Blind):
@@ -260,14 +387,13 @@ class Game:
         if self.los_override is not None:
             return
         cond = self.conditions()
-        results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+        results = self.shared.results
         todo = list(dict.fromkeys(key for a, b in pairs if (key := (self.observer(a), self.observer(b), cond))
                                   not in results))
         if todo:
-            if len(results) + len(todo) > 200_000:
-                results.clear()
             answers = self.los_table().check_many([(k[0], k[1]) for k in todo], cond)
-            results.update(zip(todo, answers, strict=True))
+            for k, answer in zip(todo, answers, strict=True):
+                results.put(k, answer)
 
     def sight_key(self) -> tuple:
         """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34)."""
@@ -310,13 +436,12 @@ class Game:
         if res is None:
             # Sightlines depend only on the table, the two ends and the conditions, and results are
             # immutable: one answer serves every game on this table in the process.
-            results = _LOS_RESULTS.setdefault(self.scenario_key, {})
+            results = self.shared.results
             traced = (self.observer(a), self.observer(b), cond)
             res = results.get(traced)
             if res is None:
-                if len(results) > 200_000:
-                    results.clear()
-                res = results[traced] = self.los_table().check(*traced)
+                res = self.los_table().check(*traced)
+                results.put(traced, res)
             if len(seen) > 100_000:
                 seen.clear()
             seen[key] = res
@@ -334,22 +459,34 @@ class Game:
 
     def elevation(self, x: float, y: float) -> float:
         """Height of the ground at a point of the real table (hills, G-01 T14), cached per table."""
-        heights = _ELEVATIONS.setdefault(self.scenario_key, {})
+        heights = self.shared.elevations
         key = (round(x, 3), round(y, 3))
-        if key not in heights:
+        height = heights.get(key)
+        if height is None:
             if not any(self.book.terrain[f.type].elevation for f in self.scenario.features):
                 return 0.0  # a flat table needs no ray scene
-            heights[key] = float(self.los_table().elevation(*key))
-        return heights[key]
+            height = float(self.los_table().elevation(*key))
+            heights.put(key, height)
+        return height
+
+    @property
+    def shared(self) -> TableCache:
+        """This table's entry in the process (``TableCache``), held by the game from its first question."""
+        entry = self.__dict__.get("_shared")
+        if entry is None:
+            entry = self.__dict__["_shared"] = table_cache(self.scenario_key)
+        return entry
 
     def los_table(self):
+        """The table's ray scene (``game.world.los.TableLOS``), shared by every game on the same table."""
         from game.world.los import TableLOS
 
         if self._los is None:
-            self._los = _LOS_CACHE.get(self.scenario_key)
-            if self._los is None:
-                self._los = TableLOS.from_scenario(self.scenario, self.book)
-                _LOS_CACHE[self.scenario_key] = self._los
+            entry = self.shared
+            with entry.lock:
+                if entry.los is None:
+                    entry.los = TableLOS.from_scenario(self.scenario, self.book)
+            self._los = entry.los
         return self._los
 
     # -- geometry helpers used by several chapters -----------------------------------------------
@@ -578,7 +715,9 @@ class Game:
     def _element(self, side: str, action: dict, kind: str = "") -> Element:
         eid = action.get("element")
         el = self.state.elements.get(eid) if isinstance(eid, str) else None
-        if el is None:
+        if el is None or not self.knows_element(side, el):
+            # DESIGN §6: an enemy element under a Blind or in the Reserve Hand is refused exactly as an
+            # id that names nothing: same words, same clause, naming only the id sent.
             raise IllegalAction(f"no element {eid!r}", "DD-2.5")
         if el.side != side:
             raise IllegalAction(f"{el.name} belongs to the {el.side} side", "DD-2.5")

@@ -721,8 +721,9 @@ def watch_blinds(g: Game) -> None:
             if math.hypot(b.x - ab.x, b.y - ab.y) > trigger_distance(g, b):
                 continue
             s.solo["reacted"][bid] = key
-            holder = next((s.elements[e] for e in ab.elements if e in s.elements), None)
-            if not reaction_roll(g, bid, holder or _BlindName(ab.id)):
+            # The roll is public and the Blind is not revealed yet: it names the marker, never the
+            # element under it (DESIGN §6, DD-4.7).
+            if not reaction_roll(g, bid, _BlindName(ab.id)):
                 continue
             placed = reveal_blind(g, ab, "ambushed", "DD-10.7; DD-4.24")
             live = [s.elements[e] for e in placed if s.living(s.elements[e])]
@@ -740,7 +741,7 @@ def watch_blinds(g: Game) -> None:
 
 
 class _BlindName:
-    """What a reaction roll names when the mover is an Allied Blind (a Dummy holds no element)."""
+    """What a reaction roll names when the mover is an Allied Blind: the marker, whatever is under it."""
 
     def __init__(self, bid: str):
         self.name = f"Blind {bid}"

@@ -134,7 +134,8 @@ def render_view(g: Game, side: str) -> dict:
                   "reserves": [e.id for e in s.elements.values() if e.reserve and s.living(e)]}
     return {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
-        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": copy.deepcopy(s.result), "seq": s.seq,
+        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": copy.deepcopy(s.result),
+        "seq": g.seq_for(side),  # the side's own event numbering: no gaps for hidden events (DESIGN §6)
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
         "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
         "civic_drift": s.civic_drift, **secret,

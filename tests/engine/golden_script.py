@@ -48,9 +48,12 @@ SCRIPTS: dict[str, list[tuple[str, dict]]] = {
 
 def normalise(obj):
     """Drop what legitimately differs between machines and runs: the baked table's cache path, and the
-    secret tokens a game hands out (their shape stays: which sides and seats got one)."""
+    secret tokens a new or loaded game hands out (their shape stays: which sides and seats got one)."""
     if isinstance(obj, dict):
-        return {k: _tokens(v) if k == "tokens" else normalise(v) for k, v in obj.items() if k != "glb"}
+        result = obj.get("result")
+        if isinstance(result, dict) and isinstance(result.get("tokens"), dict) and "game" in result:
+            obj = {**obj, "result": {**result, "tokens": _tokens(result["tokens"])}}
+        return {k: normalise(v) for k, v in obj.items() if k != "glb"}
     if isinstance(obj, list):
         return [normalise(v) for v in obj]
     return obj

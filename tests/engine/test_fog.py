@@ -5,8 +5,16 @@ real subprocess for a slice), created with ``referee: true`` so the test knows t
 a side receives (its views, its action lists, the results of its acts, the events of the other side's
 acts, ``los.check`` answers) is scanned for any hidden enemy unit's id, its stands' ids or records, its
 stands' exact positions, a hidden Blind's dummy flag or contents, the Green Ghost Reserve Hand and the
-secret ambush points, and the other side's CP and Ambush Tokens. The same scan runs on what an AI is
-handed: ``game.view(side)`` and ``game.legal_actions(side)``. It must find nothing.
+secret ambush points, and the other side's CP and Ambush Tokens, and every text for a hidden enemy
+unit's name. The same scan runs on what an AI is handed: ``game.view(side)`` and
+``game.legal_actions(side)``. It must find nothing.
+
+Refusals are messages too (DESIGN §6): during the games each side sends every kind of action with an
+id slot filled first with a hidden enemy id (an element under a Blind or in the Reserve Hand, one of
+its stands, a secret ambush point) and then with a made-up id of the same shape; the two refusals must
+be the same apart from the id (the same reason text and clause), and hold nothing hidden. Event
+numbers are each side's own (``seq`` 1, 2, 3, ... with no gap for an event it may not see: a gap
+would count the enemy's hidden events); the test checks every side's numbering has no gaps.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import tomllib
 from typing import Any
 
@@ -27,6 +36,8 @@ TURNS = 2
 MAX_ACTIONS = 14
 IN_PROCESS_GAMES = 180
 SUBPROCESS_GAMES = 20
+PROBE = 0.1
+"""The chance that a step first probes refusals with hidden and made-up ids (DESIGN §6)."""
 STATS = {"games": 0, "messages": 0}
 
 
@@ -59,11 +70,16 @@ def secrets(ref: dict, side: str) -> dict:
     positions = {(round(stands[s]["x"], 3), round(stands[s]["y"], 3)) for s in hidden_stands if s in stands}
     markers = {(round(b["x"], 3), round(b["y"], 3)) for b in ref["blinds"]}
     seen = {(round(s["x"], 3), round(s["y"], 3)) for s in ref["stands"] if s["element"] not in hidden_els}
+    names = {e["name"] for e in ref["elements"] if e["id"] in hidden_els}
+    known = {e["name"] for e in ref["elements"] if e["id"] not in hidden_els}
     out = {
         "ids": hidden_els | hidden_stands,
         "positions": positions - markers - seen,
         "blinds": {b["id"] for b in ref["blinds"] if b["side"] == enemy},
         "secret_strings": set(),
+        # A hidden unit's name in any text (DESIGN §6): a name that is part of a name the side knows
+        # ("1st Squad" in "NVA 1st Squad") cannot be told apart, so it is not looked for.
+        "names": {n for n in names if not any(n in k for k in known)},
     }
     if side == "allied":
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
@@ -106,6 +122,8 @@ def scan(msg: Any, side: str, secret: dict, where: str) -> None:
                 walk(v, f"{path}[{i}]")
         elif isinstance(x, str):
             assert x not in secret["ids"], f"{where}: hidden id {x!r} at {path}"
+            for name in secret.get("names", ()):
+                assert name not in x, f"{where}: the hidden unit {name!r} is named at {path}: {x!r}"
 
     walk(msg, "")
     if side == "allied":
@@ -129,18 +147,27 @@ def fill(action: dict, rng: random.Random) -> dict:
     return out
 
 
-def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool = False, ai_game=None) -> None:
+def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool = False, ai_game=None,
+         probe: float = 0.0) -> None:
+    """One random game; with chance ``probe`` a step first sends the side to act's probes of hidden
+    and made-up ids (:func:`probe_refusals`)."""
     players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
     new = call("game.new", scenario=scenario, seed=seed, players=players, referee=True, side="referee")
     gid = new["game"]
     STATS["games"] += 1
-    seen_seq = {s: 0 for s in SIDES}
+    numbered = {s: 0 for s in (*SIDES, "referee")}  # the last event number each side has checked
 
     def truth() -> dict:
         ref = call("game.view", game=gid, side="referee")
         return {s: secrets(ref, s) for s in SIDES}, ref
 
+    def consecutive(events: list[dict], side: str, where: str) -> None:
+        """The events of one answer continue the side's own numbering with no gap (DESIGN §6)."""
+        want = list(range(numbered[side] + 1, numbered[side] + 1 + len(events)))
+        assert [e["seq"] for e in events] == want, f"{where}: {side} numbering {[e['seq'] for e in events]}"
+
     before, ref = truth()
+    check_numbering(call, gid, numbered)
     for side in SIDES:
         scan(call("game.view", game=gid, side=side), side, before[side], "game.view")
         if ai_game is not None:
@@ -156,7 +183,15 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
             res = call("game.step", game=gid, side=other)
             after, ref = truth()
             scan(res, other, merge(before[other], after[other]), "game.step")
+            consecutive(res["events"], other, "game.step")
         else:
+            if rng.random() < probe:
+                full = probe >= 1.0  # every id slot, else a few at random (the games cover them all)
+                probe_refusals(call, gid, side, ref, before[side], rng, None if full else 6, 2 if full else 1)
+                # Not its impulse: refused alike too (game.preview does not wait for the impulse).
+                probe_refusals(call, gid, other, ref, before[other], rng, None if full else 2)
+                after, ref2 = truth()
+                assert ref2["hash"] == ref["hash"], "a probe changed the game"
             acts = call("game.actions", game=gid, side=side)
             scan(acts, side, before[side], "game.actions")
             if ai_game is not None:
@@ -176,19 +211,156 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
                 continue
             after, ref = truth()
             scan(res, side, merge(before[side], after[side]), "game.act")
-            ev = call("game.events", game=gid, side=other, since=seen_seq[other])
+            consecutive(res["events"], side, "game.act")
+            ev = call("game.events", game=gid, side=other, since=numbered[other])
             scan(ev, other, merge(before[other], after[other]), "game.events")
-            if ev["events"]:
-                seen_seq[other] = ev["events"][-1]["seq"]
-            seen_seq[side] = ref["seq"]
+            consecutive(ev["events"], other, "game.events")
             mine = [s["id"] for s in ref["stands"] if s["side"] == side and not s.get("blind")]
             theirs = [b for b in ref["blinds"] if b["side"] == other]
             if mine and theirs and rng.random() < 0.15:
                 b = rng.choice(theirs)
                 los = call("los.check", game=gid, side=side, **{"from": rng.choice(mine), "to": [b["x"], b["y"]]})
                 scan(los, side, after[side], "los.check")
+        check_numbering(call, gid, numbered)
         before = after
     call("game.close", game=gid)
+
+
+# -- refusals: a hidden id and a made-up one answer alike (DESIGN §6) ----------------------------------
+ELEMENT_TYPES = ("move", "take_five", "rally", "hold", "fire", "fire_maneuver", "grazing_fire", "area_fire",
+                 "set_overwatch", "assault", "frag_grenade", "satchel_charge", "mousehole", "recoilless_fire",
+                 "spot", "recon_sweep", "recon_by_fire", "buddy_aid", "litter", "pop_smoke", "spring_reserve")
+TARGET_TYPES = ("fire", "fire_maneuver", "grazing_fire", "assault", "frag_grenade", "recoilless_fire", "spot",
+                "recon_by_fire")
+PREVIEW_TYPES = ("fire", "fire_maneuver", "grazing_fire", "assault", "frag_grenade")
+ID = "\x00id\x00"
+
+
+def id_slots(mine: list[dict], at: list[float]) -> list[dict]:
+    """An action of every kind for each field that takes an id (``ID`` marks the slot), sent with
+    ``mine`` (own element ids, the HQ first) where an element of one's own is needed."""
+    out = [{"type": t, "element": ID, "mode": "patrol", "to": at} for t in ELEMENT_TYPES]
+    out += [{"type": "spring_reserve", "element": ID, "point": ID}, {"type": "blind_move", "blind": ID,
+            "mode": "patrol", "to": at}, {"type": "blind_hold", "blind": ID}, {"type": "litter_drop", "token": ID}]
+    for eid in mine:
+        out += [{"type": t, "element": eid, "target": ID, "to": at} for t in TARGET_TYPES]
+        out += [{"type": "spot", "element": eid, "target": ID, "team": [ID]},
+                {"type": "recon_sweep", "element": eid, "assign": {ID: ID}},
+                {"type": "satchel_charge", "element": eid, "bunker": ID},
+                {"type": "mousehole", "element": eid, "wall": ID},
+                {"type": "buddy_aid", "element": eid, "token": ID, "stand": ID},
+                {"type": "litter", "element": eid, "token": ID, "stand": ID},
+                {"type": "move", "element": eid, "mode": "patrol", "stands": {ID: at}},
+                {"type": "spring_reserve", "element": eid, "point": ID}]
+    return out
+
+
+def fill_id(x: Any, ident: str) -> Any:
+    if isinstance(x, dict):
+        return {fill_id(k, ident): fill_id(v, ident) for k, v in x.items()}
+    if isinstance(x, list):
+        return [fill_id(v, ident) for v in x]
+    return ident if x == ID else x
+
+
+def made_up(ident: str, taken: set[str]) -> str:
+    """An id of the same shape (same length, same characters but the last) that names nothing."""
+    for c in "qzxjwkv0123456789":
+        fake = ident[:-1] + c
+        if fake != ident and fake not in taken:
+            return fake
+    raise AssertionError(f"no made-up id like {ident!r}")
+
+
+def refusal(call, method: str, **params) -> dict:
+    """The engine's refusal of a probe: it must refuse (a probe never acts)."""
+    try:
+        got = call(method, **params)
+    except EngineError as exc:
+        return {"code": exc.code, "message": exc.message, "data": exc.data}
+    raise AssertionError(f"{method} {params} was not refused: {str(got)[:300]}")
+
+
+def unnamed(msg: Any, ident: str) -> Any:
+    """A refusal with the id it was sent taken out (as a word, quoted or not)."""
+    pattern = re.compile(r"(?<![\w])" + re.escape(ident) + r"(?![\w])")
+    if isinstance(msg, dict):
+        return {unnamed(k, ident): unnamed(v, ident) for k, v in msg.items()}
+    if isinstance(msg, list):
+        return [unnamed(v, ident) for v in msg]
+    return pattern.sub("<id>", msg) if isinstance(msg, str) else msg
+
+
+NUMBERS = re.compile(r"[\(\[]\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)")
+
+
+def scan_refusal(msg: dict, side: str, secret: dict, sent: str, where: str) -> None:
+    """A refusal holds no hidden fact: the scan of every message, and in its words no hidden id other
+    than the one sent, no hidden name and no hidden position (DESIGN §6)."""
+    scan(msg, side, {**secret, "ids": secret["ids"] - {sent}}, where)
+    text = json.dumps(msg)
+    for ident in secret["ids"]:
+        if ident != sent:
+            assert not re.search(r"(?<![\w])" + re.escape(ident) + r"(?![\w])", text), \
+                f"{where}: hidden id {ident!r} in {text}"
+    for x, y in NUMBERS.findall(text):
+        assert (round(float(x), 3), round(float(y), 3)) not in secret["positions"], f"{where}: a hidden position in {text}"
+
+
+def probe_refusals(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random,
+                   templates: int | None = None, ids: int = 1) -> None:
+    """Actions with an id slot (every kind, or ``templates`` of them at random), sent with ``ids``
+    hidden enemy ids and made-up ids like them (game.act, game.preview, los.check): the same refusal
+    apart from the id, and nothing hidden in it. DESIGN §6; DD-4.7 (a Blind's contents are its
+    owner's), DD-4.8 (the Reserve Hand), DD-2.26 (the secret ambush points)."""
+    enemy = "insurgent" if side == "allied" else "allied"
+    hidden_els = [e for e in ref["elements"] if e["side"] == enemy and (e.get("blind") or e.get("reserve"))]
+    hidden = sorted({e["id"] for e in hidden_els} | {sid for e in hidden_els
+                                                      for sid in e["stands"] + e.get("reserve_stands", [])})
+    if side == "allied":
+        hidden += sorted(p["id"] for p in ref.get("ambush_points", []))
+    hidden = [h for h in hidden if h in secret["ids"]]
+    if not hidden:
+        return
+    taken = ({e["id"] for e in ref["elements"]} | {s["id"] for s in ref["stands"]} | {b["id"] for b in ref["blinds"]}
+             | {sid for e in ref["elements"] for sid in e["stands"] + e.get("reserve_stands", [])}
+             | {m["id"] for m in ref["markers"]} | {p["id"] for p in ref.get("ambush_points", [])}
+             | {f["id"] for f in ref["scenario"]["features"]})
+    own = sorted((e for e in ref["elements"] if e["side"] == side), key=lambda e: (e["kind"] != "hq", e["id"]))
+    mine = [e["id"] for e in own][:2]
+    own_stands = [s for s in ref["stands"] if s["side"] == side]
+    at = [own_stands[0]["x"], own_stands[0]["y"]] if own_stands else [10.0, 10.0]
+    slots = id_slots(mine, at)
+    for h in rng.sample(hidden, min(ids, len(hidden))):
+        fake = made_up(h, taken)
+        for template in slots if templates is None else rng.sample(slots, min(templates, len(slots))):
+            a = refusal(call, "game.act", game=gid, side=side, action=fill_id(template, h))
+            b = refusal(call, "game.act", game=gid, side=side, action=fill_id(template, fake))
+            assert unnamed(a, h) == unnamed(b, fake), f"{template['type']}: {h!r} and {fake!r} refused differently: {a} / {b}"
+            scan_refusal(a, side, secret, h, f"refusal of {template['type']} with {h}")
+            if template["type"] in PREVIEW_TYPES:
+                a = refusal(call, "game.preview", game=gid, side=side, action=fill_id(template, h))
+                b = refusal(call, "game.preview", game=gid, side=side, action=fill_id(template, fake))
+                assert unnamed(a, h) == unnamed(b, fake), f"preview {template['type']}: {a} / {b}"
+                scan_refusal(a, side, secret, h, f"preview of {template['type']} with {h}")
+        for end in ("from", "to"):
+            other = "to" if end == "from" else "from"
+            ends = {other: at}
+            a = refusal(call, "los.check", game=gid, side=side, **{end: h}, **ends)
+            b = refusal(call, "los.check", game=gid, side=side, **{end: fake}, **ends)
+            assert unnamed(a, h) == unnamed(b, fake), f"los.check {end}: {a} / {b}"
+            scan_refusal(a, side, secret, h, f"los.check {end} {h}")
+
+
+def check_numbering(call, gid: str, seen: dict[str, int], sides=(*SIDES, "referee")) -> None:
+    """Each side numbers the events it may see 1, 2, 3, ...: no gap for an event it may not (a gap
+    would count the enemy's hidden events, DESIGN §6); ``game.events`` ``since`` and the view's ``seq``
+    use the side's own numbers."""
+    for side in sides:
+        got = call("game.events", game=gid, side=side, since=seen[side])["events"]
+        assert [e["seq"] for e in got] == list(range(seen[side] + 1, seen[side] + 1 + len(got))), side
+        seen[side] += len(got)
+        assert call("game.view", game=gid, side=side)["seq"] == seen[side], side
 
 
 # -- the tests --------------------------------------------------------------------------------------
@@ -202,7 +374,7 @@ def test_no_hidden_fact_reaches_a_side_in_process():
     for n in range(IN_PROCESS_GAMES):
         rng = random.Random(1000 + n)
         play(eng.call, rng, scenarios[n % 2], seed=1000 + n, ai_insurgent=(n % 6 == 5),
-             ai_game=ai_game if n % 4 == 0 else None)
+             ai_game=ai_game if n % 4 == 0 else None, probe=PROBE)
     assert STATS["games"] >= IN_PROCESS_GAMES
 
 
@@ -211,7 +383,17 @@ def test_no_hidden_fact_reaches_a_side_through_the_subprocess():
     with EngineProcess() as proc:
         for n in range(SUBPROCESS_GAMES):
             rng = random.Random(5000 + n)
-            play(proc.call, rng, scenarios[n % 2], seed=5000 + n)
+            play(proc.call, rng, scenarios[n % 2], seed=5000 + n, probe=PROBE / 4)
+
+
+def test_every_id_slot_refuses_a_hidden_id_as_a_made_up_one():
+    """DESIGN §6: at every step of a few games, every kind of action with an id slot is sent with hidden
+    enemy ids (a unit under a Blind, DD-4.7; in the Reserve Hand, DD-4.8; a secret ambush point,
+    DD-2.26) and with made-up ids of the same shape: each pair is refused in the same words and clause,
+    naming only the id sent, and nothing hidden is in them; the event numbers of each side have no gaps."""
+    eng = InProcessEngine()
+    for n, scenario in enumerate([plantation(), plantation_with_reserves()]):
+        play(eng.call, random.Random(300 + n), scenario, seed=300 + n, probe=1.0)
 
 
 def test_the_leak_test_counted_its_games():
