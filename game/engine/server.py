@@ -12,6 +12,7 @@ and answered -32600.
 from __future__ import annotations
 
 import ipaddress
+import socket
 import socketserver
 import ssl
 import sys
@@ -76,16 +77,55 @@ def tls_context(cert: str, key: str) -> ssl.SSLContext:
     return ctx
 
 
+MAX_CONNECTIONS = 64
+"""Connections served at once; one more is told so and closed."""
+HANDSHAKE_SECONDS = 10.0
+"""How long a TLS handshake may take."""
+IDLE_SECONDS = 3600.0
+"""A connection that sends nothing for this long is closed (its games stay, for the tokens' holders)."""
+
+
+def too_many() -> str:
+    from game.engine.protocol import _error, _send
+    from game.engine.session import LIMIT
+
+    return _send(_error(None, LIMIT, f"the engine serves {MAX_CONNECTIONS} connections at most: try again later",
+                        {"limit": "connections", "max": MAX_CONNECTIONS}))
+
+
 def serve_tcp(host: str, port: int, engine: Engine | None = None, ready: threading.Event | None = None,
               tls: ssl.SSLContext | None = None, bound: list | None = None) -> int:
     engine = engine or Engine()
     lock = threading.Lock()
 
+    slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
     class Handler(socketserver.StreamRequestHandler):
         def setup(self) -> None:
-            if tls is not None:
-                self.request = tls.wrap_socket(self.request, server_side=True)
-            super().setup()
+            # Each answer is one small write: sent at once, not held back for the ack of the last (Nagle).
+            self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.counted = slots.acquire(blocking=False)
+            if not self.counted:  # no thread of the engine is held by a crowd of idle sockets
+                self.request.sendall((too_many() + "\n").encode())
+                raise ConnectionRefusedError(f"more than {MAX_CONNECTIONS} connections")
+            try:
+                self.request.settimeout(HANDSHAKE_SECONDS)
+                if tls is not None:
+                    self.request = tls.wrap_socket(self.request, server_side=True)
+                self.request.settimeout(IDLE_SECONDS)  # a silent client is let go; its games wait for it
+                super().setup()
+            except BaseException:
+                slots.release()  # finish() never runs for a connection whose setup failed
+                raise
+
+        def finish(self) -> None:
+            try:
+                super().finish()
+            finally:
+                if tls is not None:
+                    self.request.close()  # the TLS wrapper: the server closes only the socket it accepted
+                if self.counted:
+                    slots.release()
 
         def handle(self) -> None:
             with lock:

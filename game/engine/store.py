@@ -114,8 +114,8 @@ class ScenarioFolders:
         seen: list[str] = []
         for folder in self.folders:
             for p in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
-                if SLOT.fullmatch(p.stem) and p.stem not in seen:
-                    seen.append(p.stem)
+                if SLOT.fullmatch(p.stem) and p.stem not in seen and p.is_file() and not p.is_symlink():
+                    seen.append(p.stem)  # only what ``find`` takes: no link, no FIFO listed as a scenario
         return seen
 
     def resolve(self, ref: object):

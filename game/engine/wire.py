@@ -88,14 +88,15 @@ def depth(value: Any) -> int:
 def parse(line: bytes | str) -> Any:
     """One line of the protocol as a JSON value, or WireError with the code to answer."""
     if isinstance(line, bytes):
-        if len(line) > MAX_LINE:
-            raise _limit(f"line of {len(line)} bytes", MAX_LINE)
+        size = len(line) - line.endswith(b"\n")  # the line's own bytes: a transport's newline is not one
+        if size > MAX_LINE:
+            raise _limit(f"line of {size} bytes", MAX_LINE)
         try:
             line = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise WireError(PARSE_ERROR, f"parse error: not UTF-8 (byte {exc.start} of the line)") from exc
-    elif len(line) > MAX_LINE:
-        raise _limit(f"line of {len(line)} characters", MAX_LINE)
+    elif (size := len(line) - line.endswith("\n")) > MAX_LINE:
+        raise _limit(f"line of {size} characters", MAX_LINE)
     try:
         value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as exc:
