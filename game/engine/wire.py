@@ -175,15 +175,22 @@ def _assign(value: Any, field: str) -> dict:
     return {_text(k, f"{field} key"): _text(v, f"{field}.{k}") for k, v in value.items()}
 
 
-ACTION_FIELDS = {
-    "type": _text, "mode": _text, "element": _text, "target": _text, "stand": _text, "blind": _text,
-    "token": _text, "feature": _text, "wall": _text, "bunker": _text, "point": _text, "colour": _text,
-    "second": _text,
-    "to": _point, "at": _point, "facing": finite, "stands": _stands, "corridor": _segment,
-    "team": _ids, "assign": _assign, "emergency": _flag,
-}
-"""Every field an action of the rules reads (docs/protocol.md), with its type. ``cost``, ``tokens``,
-``label``, ``params``, ``clause`` and the rest of a listed offer may be sent back and are dropped."""
+WIRE_CHECKS = {"id": _text, "point": _point, "angle": finite, "placements": _stands, "segment": _segment,
+               "ids": _ids, "map": _assign, "flag": _flag}
+"""How each wire kind of ``game/data/contract.toml`` is checked."""
+
+
+def _action_fields() -> dict:
+    from game.rules.contract import contract
+
+    return {name: WIRE_CHECKS[wire] for name, wire in contract().wire_kinds().items()}
+
+
+ACTION_FIELDS = _action_fields()
+"""Every field an action of the rules reads, with its check: declared once, in the contract. An
+offer's ``cost``, ``tokens``, ``label``, ``params``, ``clause`` and the rest may be sent back and are
+dropped, as is any field no action takes."""
+
 
 def clean_action(action: Any, field: str = "action") -> dict:
     """The action as the rules will read it: every field it may carry, typed; nothing else."""
