@@ -5,8 +5,10 @@ built from ``game.view(side)`` and ``game.legal_actions(side)`` (DESIGN §6), pl
 
 * ``preview(action)``: the exact odds of one of the side's own candidate fire or assault actions
   (``odds.preview``, what a player gets from ``game.preview``);
-* ``check(action)``: whether a proposed action would be accepted, and why not (the same check
-  ``game.act`` runs first, which changes nothing; a client's move ghost asks the same);
+* ``check(action)``: whether a proposed action would be accepted, and why not: the rules' own check,
+  ``Game.check``, which ``Game.act`` makes first and which changes nothing (a client's move ghost asks
+  the same). The AI holds no copy of the rules; a refusal says only what the side may know (DESIGN §6:
+  the engine refuses a hidden enemy id exactly as an id that names nothing);
 * ``terrain(x, y)`` and ``stand_type(type)``: the table's printed terrain and the published stand
   cards, both public scenario and rulebook data;
 * ``below(n)`` / ``uniform()``: draws from the game's ``ai`` dice stream only, so the AI's thinking
@@ -56,7 +58,7 @@ class SideView:
 
         def check(action: dict) -> str | None:
             try:
-                _check_action(game, side, action)
+                game.check(side, action)  # the rules' one check (game/rules/game.py), nothing changed
             except IllegalAction as exc:
                 return exc.reason
             return None
@@ -110,29 +112,6 @@ class SideView:
 
     def uniform(self) -> float:
         return self._uniform()
-
-
-def _check_action(game: Game, side: str, action: dict) -> None:
-    """Run ``Game.act``'s checks for an action without resolving it (raises IllegalAction)."""
-    from game.rules.errors import IllegalAction
-    from game.rules.game import ACTION_KINDS, SIDE_ACTIONS
-    from game.rules.movement import plan_move
-
-    kind = action.get("type")
-    if kind == "pass":
-        return
-    game._check_turn(side)
-    if kind in SIDE_ACTIONS:
-        SIDE_ACTIONS[kind].check(game, side, action)
-        return
-    el = game._element(side, action)
-    game._cost_option(el, action)
-    if kind == "move":
-        if el.move_actions >= game.book.turn.max_move_actions:
-            raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
-        plan_move(game, el, action.get("mode", ""), action)
-    elif kind in ACTION_KINDS:
-        ACTION_KINDS[kind].check(game, el, action)
 
 
 def facade_fields(f: SideView) -> dict[str, Any]:

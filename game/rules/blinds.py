@@ -306,7 +306,10 @@ class BlindMove(SideActionKind):
         return BlindMovePlan(b, mode, cost, els, (tx, ty), path, r)
 
     def act(self, g: Game, side: str, action: dict) -> None:
-        p = self.check(g, side, action)
+        self.resolve(g, side, action, self.check(g, side, action))
+
+    def resolve(self, g: Game, side: str, action: dict, p: BlindMovePlan) -> None:
+        """Pay for and carry out a checked Blind move (G-17)."""
         b, mode, cost, els, (tx, ty), path, r = p.blind, p.mode, p.cost, p.elements, p.to, p.path, p.radius
         dx, dy = tx - b.x, ty - b.y
         _pay(g, b, cost, move=True)
@@ -348,7 +351,10 @@ class BlindHold(SideActionKind):
         return b, _price_or_raise(g, b)
 
     def act(self, g: Game, side: str, action: dict) -> None:
-        b, cost = self.check(g, side, action)
+        self.resolve(g, side, action, self.check(g, side, action))
+
+    def resolve(self, g: Game, side: str, action: dict, plan: tuple[Blind, dict]) -> None:
+        b, cost = plan
         _pay(g, b, cost, move=False)
         b.conceal = True
         for el in contents(g, b):
@@ -438,8 +444,11 @@ class SpringReserve(SideActionKind):
         return el, need, point, spots
 
     def act(self, g: Game, side: str, action: dict) -> None:
+        self.resolve(g, side, action, self.check(g, side, action))
+
+    def resolve(self, g: Game, side: str, action: dict, plan: tuple[Element, int, dict, dict]) -> None:
         s = g.state
-        el, need, point, spots = self.check(g, side, action)
+        el, need, point, spots = plan
         s.sides[side].ambush_tokens -= need
         g.emit({"type": "tokens", "side": side, "spent": need, "tokens": s.sides[side].ambush_tokens,
                 "clause": "DD-2.26", "text": f"{need} Ambush Token spent to spring {el.name} "

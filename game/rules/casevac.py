@@ -348,7 +348,9 @@ class LitterDrop(SideActionKind):
         return tok
 
     def act(self, g: Game, side: str, action: dict) -> None:
-        tok = self.check(g, side, action)
+        self.resolve(g, side, action, self.check(g, side, action))
+
+    def resolve(self, g: Game, side: str, action: dict, tok: dict) -> None:
         st = carrier_of(g, tok)
         tok.pop("carrier", None)
         g.emit({"type": "litter", "stand": st.id, "element": st.element, "token": tok["id"], "on": False,
@@ -370,8 +372,10 @@ class PopSmoke(ActionKind):
         return [{"type": self.type, **common, "clause": "DD-6.6; DD-6.7; G-18",
                  "label": f"{el.name}: Pop Smoke and call a Dustoff ({price})",
                  "params": {"at": {"kind": "point", "max": d.smoke_reach, "from": [st.x, st.y],
+                                   "radius": d.lz_radius,
                                    "doc": "the LZ centre: a clear 6\" circle with a stand of the element in it"},
                             "colour": {"kind": "choice", "optional": True, "choices": list(d.colours),
+                                       "default": d.default_colour,
                                        "doc": f"smoke colour (G-18), default {d.default_colour}"}}}]
 
     def check(self, g: Game, el: Element, action: dict) -> dict:

@@ -2,8 +2,11 @@
 
 ``Game`` is the rules engine's single entry point. It holds the state, the rulebook, the plan-view
 table and the dice; ``legal_actions(side)`` lists what a side may do now, each action with its CP
-cost and clause and its free parameters described; ``act(side, action)`` checks and resolves one
-action and returns the events it caused; ``view(side)`` renders what that side knows (DESIGN §6).
+cost and clause and its free parameters described; ``check(side, action)`` makes every check the rules
+make of one action and returns its :class:`Plan`, changing nothing; ``act(side, action)`` is ``check``
+then the plan resolved, and returns the events it caused; ``view(side)`` renders what that side knows
+(DESIGN §6). ``check`` is the one rules check: ``act``, the odds preview (``odds.preview``) and the
+computer players' ``SideView.check`` (game/ai/facade.py) all ask it.
 
 An activation is one action (C-13): 1 CP In Command, 2 CP Out of Command, or 1 CP and an emergency
 Morale test (DD-1.14–1.16); an element activates at most twice a turn with at most one move (G-28).
@@ -24,6 +27,7 @@ import weakref
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -96,7 +100,7 @@ class TableCache:
 
 KEEP_TABLES = 4
 """Tables kept after their last game ends (the most recently opened first)."""
-SIGHTLINES_KEPT = 5_000
+SIGHTLINES_KEPT = 4_000
 """Sightlines a table keeps per generation (``Recent``): some ten games' worth of new ones (a result is
 most of a KB), so a table kept warm stops growing after its first games."""
 ELEVATIONS_KEPT = 10_000
@@ -137,7 +141,7 @@ def scenario_key(scenario: Scenario) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=1 << 11)
 def _observer(x: float, y: float, facing: float, width: float, depth: float):
     """An LOS observer (immutable), shared by every question about the same footprint."""
     from game.world.los import Observer
@@ -190,8 +194,9 @@ class SideActionKind(ABC):
     (move, hold), a Green Ghost reserve (spring), registered in ``SIDE_ACTIONS`` (game.rules.blinds).
 
     ``offers`` lists the concrete actions the side may take now; ``check`` raises IllegalAction for an
-    action the rules refuse, changing nothing (the AI's ``SideView.check`` asks it); ``act`` checks the
-    action the same way, pays for it and resolves it. The impulse then ends.
+    action the rules refuse, changing nothing, else returns its plan (``Game.check`` asks it);
+    ``resolve`` pays for a checked plan and carries it out (``Game.act``); ``act`` is the two in one.
+    The impulse then ends (unless the kind is ``free``).
     """
 
     type: str = ""
@@ -202,6 +207,11 @@ class SideActionKind(ABC):
     @abstractmethod
     def check(self, g: Game, side: str, action: dict) -> Any:
         """Raise IllegalAction (with the clause) if the rules refuse the action; else its plan."""
+
+    def resolve(self, g: Game, side: str, action: dict, plan: Any) -> None:
+        """Pay for and carry out a plan ``check`` returned for this action, in this state. A kind that
+        does not split its ``act`` gets it run whole (its check again, which changes nothing)."""
+        self.act(g, side, action)
 
     @abstractmethod
     def act(self, g: Game, side: str, action: dict) -> None:
@@ -223,6 +233,23 @@ def register(kind: ActionKind) -> ActionKind:
 def register_side(kind: SideActionKind) -> SideActionKind:
     SIDE_ACTIONS[kind.type] = kind
     return kind
+
+
+@dataclass(frozen=True)
+class Plan:
+    """An action ``Game.check`` found legal, with what its checks worked out, for ``Game.act`` to resolve
+    in the state it was checked in (a plan is stale once anything has changed)."""
+
+    side: str
+    type: str
+    action: dict
+    element: Element | None = None
+    """The acting element (an element action), else None (a pass, a side action)."""
+    option: dict | None = None
+    """The element's activation option: its CP or Ambush Token cost, whether it takes the emergency
+    Morale test (DD-1.14–1.16, G-28 (4))."""
+    detail: Any = None
+    """The chapter's own plan: a move's placements (``movement.plan_move``), an attack, a Blind's move..."""
 
 
 READERS = ("allied", "insurgent", "referee", "all")
@@ -634,46 +661,64 @@ class Game:
             acts.extend(kind.offers(self, el, common, price))
         return acts
 
-    def act(self, side: str, action: Any) -> list[dict]:
-        """Check and resolve one action for a side; return the events it caused (all of them, before
-        filtering for a side). Raises IllegalAction and leaves the game untouched if refused."""
+    def check(self, side: str, action: Any) -> Plan:
+        """Every check the rules make of one action, in ``act``'s order, and nothing changed: no die
+        rolled, no event, no state touched. Returns the :class:`Plan` that ``act`` resolves; raises
+        IllegalAction (reason and clause) if the rules refuse the action. The one rules check: ``act``,
+        ``odds.preview`` and the computer players' ``SideView.check`` all ask it. A refusal names only
+        what the side may know (DESIGN §6: ``_element`` refuses a hidden enemy as an id naming nothing)."""
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object", "DESIGN §4")
         kind = action.get("type")
         if kind not in action_types():
             raise IllegalAction(f"unknown action type {kind!r} (known: {', '.join(action_types())})", "DESIGN §4")
-        self._check_turn(side)
-        start = len(self.events)
-        if kind == "pass":
-            self._pass(side)
-            return self.events[start:]
-        if kind in SIDE_ACTIONS:
-            SIDE_ACTIONS[kind].act(self, side, action)
-            if not getattr(SIDE_ACTIONS[kind], "free", False):  # a free side action (litter_drop, G-33 (1))
-                self._end_impulse()
-            return self.events[start:]
-        el = self._element(side, action, kind)
-        opt = self._cost_option(el, action)
-        plan = None
+        self._check_turn(side)  # DD-2.5 (whose impulse), DD-2.1 (the Engagement phase), DD-2.34 (game over)
+        if kind == "pass":  # G-28 (6): a side may always pass its impulse
+            return Plan(side, kind, action)
+        if kind in SIDE_ACTIONS:  # a Blind marker (G-17, DD-4.38), a reserve (DD-2.26), a litter (G-33 (1))
+            return Plan(side, kind, action, detail=SIDE_ACTIONS[kind].check(self, side, action))
+        el = self._element(side, action, kind)  # DD-2.5: own element, on the table; G-28 (2): activations
+        opt = self._cost_option(el, action)  # DD-1.14–1.16: CP (Allied), G-28 (4): Ambush Tokens
+        detail = None
         if kind == "move":
             if el.hold_position:
                 raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
             if el.move_actions >= self.book.turn.max_move_actions:
                 raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
-            plan = plan_move(self, el, action.get("mode", ""), action)  # checked before anything is paid
+            detail = plan_move(self, el, action.get("mode", ""), action)  # ch. 3: every movement rule
         elif kind in ACTION_KINDS:
             if el.hold_position:
                 raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
             if ACTION_KINDS[kind].is_move and el.move_actions >= self.book.turn.max_move_actions:
                 raise IllegalAction(f"{el.name} has already moved this turn", "G-28 (2)")
-            plan = ACTION_KINDS[kind].check(self, el, action)
+            detail = ACTION_KINDS[kind].check(self, el, action)  # the chapter's own checks
         elif kind == "take_five" and not el.winded:
-            raise IllegalAction(f"{el.name} is not Winded", "DD-3.7")
+            raise IllegalAction(f"{el.name} is not Winded", "DD-3.7")  # DD-3.7 Take Five clears Winded
         elif kind == "rally" and not el.pinned:
-            raise IllegalAction(f"{el.name} is not Pinned", "DD-2.16")
+            raise IllegalAction(f"{el.name} is not Pinned", "DD-2.16")  # DD-2.16 Rally removes Pinned
         elif el.hold_position and kind != "hold":
             raise IllegalAction(f"{el.name} failed its emergency check and may only hold position", "DD-1.16")
+        return Plan(side, kind, action, el, opt, detail)
 
+    def act(self, side: str, action: Any) -> list[dict]:
+        """Check (:meth:`check`) and resolve one action for a side; return the events it caused (all of
+        them, before filtering for a side). Raises IllegalAction and leaves the game untouched if refused."""
+        return self._resolve(self.check(side, action))
+
+    def _resolve(self, plan: Plan) -> list[dict]:
+        """Carry out a plan :meth:`check` has just made (in this state): pay, resolve, end the impulse."""
+        side, kind, action = plan.side, plan.type, plan.action
+        start = len(self.events)
+        if kind == "pass":
+            self._pass(side)
+            return self.events[start:]
+        if kind in SIDE_ACTIONS:
+            SIDE_ACTIONS[kind].resolve(self, side, action, plan.detail)
+            if not getattr(SIDE_ACTIONS[kind], "free", False):  # a free side action (litter_drop, G-33 (1))
+                self._end_impulse()
+            return self.events[start:]
+        el, opt, detail = plan.element, plan.option, plan.detail
+        assert el is not None and opt is not None
         self._pay(el, opt)
         if el.blind is not None and kind not in QUIET_FROM_BLIND:
             from game.rules.detection import reveal_element
@@ -691,10 +736,10 @@ class Game:
                 self._end_impulse()
                 return self.events[start:]
         if kind == "move":
-            assert plan is not None
-            apply_move(self, plan)
+            assert detail is not None
+            apply_move(self, detail)
         elif kind in ACTION_KINDS:
-            ACTION_KINDS[kind].resolve(self, el, action, plan)
+            ACTION_KINDS[kind].resolve(self, el, action, detail)
         elif kind == "take_five":
             el.winded = False
             el.winded_slow = False

@@ -1,8 +1,9 @@
 """Odds before acting: the exact probability of each outcome of a proposed attack (DESIGN §4).
 
-``preview(g, side, action)`` checks the action exactly as ``Game.act`` would (same IllegalAction,
-nothing changed), builds the attack with the same functions the real roll uses (``fire.plan_fire``,
-``fire.to_hit_modifiers``, ``fire.build_model``), and computes, without rolling:
+``preview(g, side, action)`` checks the action with ``Game.check``, the check ``Game.act`` makes (same
+IllegalAction, nothing changed; fire from under a Blind is refused too, see ``preview``), builds the
+attack with the same functions the real roll uses (``fire.plan_fire``, ``fire.to_hit_modifiers``,
+``fire.build_model``), and computes, without rolling:
 
 * the distribution of hits (a sum of independent dice, each with its group's chance, G-31 naturals);
 * the distribution of damage, by running the real allocation-and-save step (``fire.hit_step``) over
@@ -191,11 +192,19 @@ def preview(g: Game, side: str, action: Any) -> dict:
     if not isinstance(action, dict) or action.get("type") not in PREVIEWABLE:
         raise IllegalAction(f"no odds for action {action.get('type') if isinstance(action, dict) else action!r}; "
                             f"previewable: {', '.join(PREVIEWABLE)}", "DESIGN §4")
-    kind = ACTION_KINDS.get(action["type"])
-    if kind is None:
+    if ACTION_KINDS.get(action["type"]) is None:
         raise IllegalAction(f"unknown action type {action['type']!r}", "DESIGN §4")
-    el = g._element(side, action)
-    plan = kind.check(g, el, action)
+    # The legality is the rules' one check (``Game.check``: the impulse, the element, its CP or Ambush
+    # Tokens, Hold Position, the move of the turn, the chapter's own checks), with its reasons and
+    # clauses: a preview refuses what ``act`` refuses, and changes nothing.
+    checked = g.check(side, action)
+    el, plan = checked.element, checked.detail
+    assert el is not None
+    if not g.state.on_table(el):
+        # No odds for fire from under a Blind (DD-4.11: the element is revealed as it fires; its stands
+        # are not on the table until then): refused as before this check was shared, so the computer
+        # players, which decide on this answer (game/ai/autopilot.py), choose as they did.
+        raise IllegalAction(f"{el.name} is not on the table", "DD-2.5")
     if action["type"] == "fire_maneuver":
         _, attack = plan
         res = attack_odds(g, attack)

@@ -188,7 +188,7 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
             if rng.random() < probe:
                 full = probe >= 1.0  # every id slot, else a few at random (the games cover them all)
                 probe_refusals(call, gid, side, ref, before[side], rng, None if full else 6, 2 if full else 1)
-                # Not its impulse: refused alike too (game.preview does not wait for the impulse).
+                # Not its impulse: refused alike too (game.act and game.preview refuse it, DD-2.5).
                 probe_refusals(call, gid, other, ref, before[other], rng, None if full else 2)
                 after, ref2 = truth()
                 assert ref2["hash"] == ref["hash"], "a probe changed the game"
