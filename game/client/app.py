@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 import time
@@ -33,12 +34,28 @@ from game.client.settings import ClientSettings, cache_dir
 from game.client.team import acting_seat, element_title, parse_address, parse_names, seat_of, team_text, title
 
 SIDES = ("allied", "insurgent")
-TARGET_WORDS = ("fire", "shoot", "assault", "attack", "close", "call", "strike", "spot", "grenade")
-# the actions game.preview answers (docs/protocol.md); others with a target are tried, a refusal is fine
-PREVIEWABLE = ("fire", "fire_maneuver", "grazing_fire", "area_fire", "assault", "frag_grenade")
-NOT_PREVIEWABLE = ("set_overwatch", "satchel_charge", "mousehole", "move", "hold", "rally", "take_five", "pass")
+# Every parameter kind the engine's offers use (docs/protocol.md, game.actions), and how the composer
+# fills it. What to draw comes from the offer itself (a point's `radius`, an angle's `arc` and `reach`, a
+# corridor's `width`), and whether to ask for odds from its `preview`: the client decides no rule.
+PARAM_KINDS = {
+    "element": "a click on one of its ringed stands, or its button",
+    "stand": "a click on a ringed stand, or its button",
+    "blind": "a click on a ringed Blind or Echo marker, or its button",
+    "token": "a click on a ringed casualty token, or its button",
+    "feature": "a click inside an outlined building, or its button",
+    "choice": "a button in the panel (a click on a ringed place when the values are ambush points)",
+    "mode": "a button in the panel",
+    "flag": "Yes / No buttons",
+    "stands": "clicks on ringed stands to add or drop them, then Done",
+    "map": "key by key, a click on a ringed marker or a button; the rest left to the engine",
+    "point": "a click on the table: the move ghost for a destination, else a cross with the offer's template",
+    "angle": "a click toward the direction: the offer's arc out to its reach, or the ghost's facing",
+    "segment": "two clicks: start and end, drawn as wide as the offer says",
+    "placements": "where the move ghost puts each stand; an optional one is left to the engine (it places from `to`)",
+}
 # the order parameters are asked for: whom or what first, then where, then which way
-PARAM_ORDER = {"stand": 0, "element": 0, "feature": 0, "point": 1, "angle": 2, "segment": 3}
+PARAM_ORDER = {"point": 1, "angle": 2, "segment": 3, "placements": 4}
+POINTER_LENGTH = 4.0  # inches of the pointer drawn for an angle whose offer gives no arc (a drawing, not a rule)
 BANNER_EVENTS = {"ambush": ("AMBUSH!", (1.0, 0.35, 0.25, 1)), "assault": ("CLOSE ASSAULT", (1.0, 0.82, 0.35, 1)),
                  "surrounded": ("SURROUNDED", (1.0, 0.35, 0.25, 1))}
 
@@ -250,6 +267,7 @@ class DinkyDauApp:
         self.threat = 2
         self.seed: int | None = None
         self.pending: dict | None = None  # the action being filled in
+        self.selected_blind: str | None = None  # one of the side's own Blind markers, clicked
         self.tool: str | None = None
         self.tool_state: dict = {}
         self.overlay_nodes: list = []
@@ -897,9 +915,29 @@ class DinkyDauApp:
 
     # -- selection and actions -------------------------------------------------------------------
     def select_element(self, element: str | None) -> None:
+        self.selected_blind = None
         self.scene.pieces.select(element)
         self._refresh_panel()
         self._show_team()
+
+    def select_blind(self, blind: str) -> None:
+        """One of the side's own Blind markers: its moves and Hold in the panel (G-17, DD-4.38)."""
+        self.scene.pieces.select(None)
+        self.selected_blind = blind
+        self._refresh_panel()
+
+    def side_actions(self) -> list[dict]:
+        """What no piece on the table acts with: a pass, dropping a litter, springing a reserve from the
+        Reserve Hand (its element has no stands on the table, DD-4.8). A Blind's own moves are its own."""
+        elements = self.scene.pieces.elements
+        return [a for a in self.actions
+                if (a.get("element") is None and not a.get("blind"))
+                or (a.get("element") is not None and not elements.get(a["element"], {}).get("stands"))]
+
+    def blind_actions(self, blind: str | None = None) -> list[dict]:
+        """The offers a Blind marker acts with (``blind`` set, no element): one marker's, or all."""
+        return [a for a in self.actions if a.get("blind") and not a.get("element")
+                and (blind is None or a["blind"] == blind)]
 
     def focus_selection(self) -> None:
         sel = self.scene and self.scene.pieces.selected
@@ -927,10 +965,18 @@ class DinkyDauApp:
 
         pieces = self.scene.pieces
         sel = pieces.selected
-        side_actions = self.element_actions(None)
+        side_actions = self.side_actions()
         if sel is None:
-            if side_actions and self.human(self.view.get("to_act")):
-                self.hud.show_panel(f"{self.viewing.capitalize()} impulse", "Side actions:",
+            blind = self.selected_blind
+            mine = self.blind_actions(blind) if blind else []
+            if mine:
+                self.hud.show_panel(f"Blind {blind}", "The marker and whatever is under it:",
+                                    [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in mine]
+                                    + [(self._action_label(a), lambda a=a: self.choose_action(a), True)
+                                       for a in side_actions])
+            elif side_actions and self.human(self.view.get("to_act")):
+                hint = "  Click one of your Blind markers for its moves." if self.blind_actions() else ""
+                self.hud.show_panel(f"{self.viewing.capitalize()} impulse", "Side actions:" + hint,
                                     [(self._action_label(a), lambda a=a: self.choose_action(a), True)
                                      for a in side_actions])
             else:
@@ -950,6 +996,8 @@ class DinkyDauApp:
         if e.get("activations"):
             body.append(f"activations {e['activations']}")
         acts = self.element_actions(sel)
+        if e.get("blind"):  # under its own Blind: the marker's moves too (G-17), it moves with everything under it
+            acts = acts + self.blind_actions(e["blind"])
         buttons = [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in acts]
         if not acts and not teammate:
             body.append("no actions now" if e.get("side") == self.viewing else "enemy element")
@@ -971,7 +1019,7 @@ class DinkyDauApp:
         highlighted stand or feature), then where (a point), then which way (an angle or a corridor)."""
         self.cancel()
         params = list((action.get("params") or {}).items())
-        params.sort(key=lambda kv: PARAM_ORDER.get(kv[1].get("kind"), 4))
+        params.sort(key=lambda kv: PARAM_ORDER.get(kv[1].get("kind"), 0))
         self.pending = {"action": action, "values": {}, "todo": params}
         self._next_param()
 
@@ -992,6 +1040,8 @@ class DinkyDauApp:
         self.overlay_nodes = []
 
     def _next_param(self) -> None:
+        """Ask for the next parameter of the pending action (``PARAM_KINDS`` says how each kind is
+        picked); with none left, the odds (where the offer says ``preview``) or the action goes."""
         from game.client.tools import AimArc, MoveGhost, PointPicker, SegmentPicker
 
         p = self.pending
@@ -1004,9 +1054,12 @@ class DinkyDauApp:
         name, spec = p["todo"][0]
         kind = spec.get("kind")
         a = p["action"]
-        if spec.get("optional") and kind not in ("point", "angle", "stand", "element", "segment", "feature"):
-            p["todo"].pop(0)  # an optional parameter this client does not set (e.g. per-stand placements)
-            self._next_param()
+        if kind not in PARAM_KINDS or (kind == "placements" and spec.get("optional")):
+            if spec.get("optional"):  # left to the engine (per-stand placements: the engine places from `to`)
+                p["todo"].pop(0)
+                self._next_param()
+                return
+            self.hud.set_prompt(f"This action needs a '{kind}' the client cannot set yet")
             return
         if kind == "segment" and spec.get("optional") and any(
                 s2.get("kind") == "angle" and n2 in p["values"] for n2, s2 in (a.get("params") or {}).items()):
@@ -1016,62 +1069,210 @@ class DinkyDauApp:
         element = a.get("element")
         pieces = self.scene.pieces
         label = a.get("label") or a.get("type")
-        if kind == "point":
-            if name in ("to",) and element in pieces.elements:
-                if "ghost" not in p:
-                    p["ghost"] = MoveGhost(self.scene.overlays, pieces, element, spec.get("max"),
-                                           self.scene.table.height_at, spec.get("from"))
-                self.hud.set_prompt(f"{label}: click where to go"
-                                    + (f' (up to {spec["max"]:g}")' if spec.get("max") else "") + "   Esc: cancel")
-            else:
-                c = pieces.element_centre(element) if element in pieces.elements else None
-                centre = tuple(spec["from"][:2]) if spec.get("from") else ((c.x, c.y) if c is not None else None)
-                radius = 1.5 if a.get("type") == "area_fire" else 0.6
-                p["tool"] = PointPicker(self.scene.overlays, self.scene.table.height_at, centre, spec.get("max"),
-                                        radius)
-                self.hud.set_prompt(f"{label}: click the point" + (f' (within {spec["max"]:g}")' if spec.get("max")
-                                                                  else "") + "   Esc: cancel")
+        doc = str(spec.get("doc") or "")
+        if kind in ("point", "placements") and (name == "to" or kind == "placements") and element in pieces.elements:
+            if "ghost" not in p:
+                p["ghost"] = MoveGhost(self.scene.overlays, pieces, element, spec.get("max"),
+                                       self.scene.table.height_at, spec.get("from"))
+            self.hud.set_prompt(f"{label}: click where to go"
+                                + (f' (up to {spec["max"]:g}")' if spec.get("max") else "") + "   Esc: cancel")
+        elif kind in ("point", "placements"):
+            c = pieces.element_centre(element) if element in pieces.elements else None
+            centre = tuple(spec["from"][:2]) if spec.get("from") else ((c.x, c.y) if c is not None else None)
+            p["tool"] = PointPicker(self.scene.overlays, self.scene.table.height_at, centre, spec.get("max"),
+                                    spec.get("radius"))
+            what = f' (a {2 * spec["radius"]:g}" circle)' if spec.get("radius") else ""
+            self.hud.set_prompt(f"{label}: click the point{what}" + (f' (within {spec["max"]:g}")' if spec.get("max")
+                                                                    else "") + "   Esc: cancel")
         elif kind == "angle":
             alt = next((n2 for n2, s2 in p["todo"][1:] if s2.get("kind") == "segment"), None)
             if p.get("ghost") is None and element in pieces.elements:
                 c = pieces.element_centre(element)
-                p["tool"] = AimArc(self.scene.overlays, c, 24.0 if a.get("type") == "set_overwatch" else 6.0,
-                                   90.0 if a.get("type") == "set_overwatch" else 30.0)
+                p["tool"] = AimArc(self.scene.overlays, c, spec.get("reach") or POINTER_LENGTH, spec.get("arc"))
                 if spec.get("default") is not None:
                     p["tool"].arc.set_h(float(spec["default"]))
             words = "Click (or drag) toward where to look" if p.get("ghost") is None else "Click to set the facing"
             keep = "   Enter: keep as it is" if spec.get("optional") else ""
             self.hud.set_prompt(f"{words}{keep}   Esc: cancel")
             if alt is not None:
-                self.hud.show_panel(label, "Aim the 90° arc with the mouse and click, or watch a corridor instead.",
-                                    [("Aim the arc: click a direction", lambda: None, False),
+                arc = f'the {spec["arc"]:g}° arc' if spec.get("arc") else "the facing"
+                self.hud.show_panel(label, f"Aim {arc} with the mouse and click, or watch a corridor instead.",
+                                    [(f"Aim {arc}: click a direction", lambda: None, False),
                                      ("A corridor instead: click two points", self._corridor_instead, True),
                                      ("Keep the facing (Enter)", lambda: self.fill_param(None), True),
                                      ("Cancel", self.cancel, True)])
         elif kind == "segment":
-            p["tool"] = SegmentPicker(self.scene.overlays, self.scene.table.height_at)
-            self.hud.set_prompt("Corridor: click its start, then its end (2\" wide)   Esc: cancel")
-        elif kind in ("stand", "element"):
-            choices = spec.get("choices") or []
-            names = self._names()
-            stands = []
-            for c in choices:
-                stands += pieces.elements[c]["stands"] if c in pieces.elements and kind == "element" else [c]
-            pieces.highlight(stands)
-            self.hud.show_panel(f"{label}", f"choose the {name}:",
-                                [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
-                                + [("Cancel", self.cancel, True)])
-            self.hud.set_prompt(f"Pick the {name}: click a ringed stand (or a button)   Esc: cancel")
+            width = spec.get("width")
+            p["tool"] = SegmentPicker(self.scene.overlays, self.scene.table.height_at, width or 0.3)
+            wide = f' ({width:g}" wide)' if width else ""
+            self.hud.set_prompt(f"Corridor: click its start, then its end{wide}   Esc: cancel")
+        elif kind in ("stand", "element", "blind", "token"):
+            self._ask_pick(name, spec, label, doc)
         elif kind == "feature":
             choices = [str(c) for c in spec.get("choices") or []]
             names = self._names()
             self._outline_features(choices)
             self.hud.show_panel(f"{label}", f"choose the {name}:",
                                 [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
-                                + [("Cancel", self.cancel, True)])
+                                + self._skip(spec) + [("Cancel", self.cancel, True)])
             self.hud.set_prompt(f"Pick the {name}: click an outlined building (or a button)   Esc: cancel")
+        elif kind in ("choice", "mode", "flag"):
+            self._ask_choice(name, spec, label, doc)
+        elif kind == "stands":
+            self._ask_stands(name, spec, label, doc)
+        elif kind == "map":
+            self._ask_map(name, spec, label, doc)
+
+    def _skip(self, spec: dict) -> list[tuple]:
+        """The button that leaves an optional parameter to the engine (its default, when it names one)."""
+        if not spec.get("optional"):
+            return []
+        default = spec.get("default")
+        words = f"Keep the default: {default} (Enter)" if default is not None else "Skip: leave it to the engine (Enter)"
+        return [(words, lambda: self.fill_param(None), True)]
+
+    def _thing_names(self) -> dict[str, str]:
+        """Plain names for what a parameter may name: stands, elements, Blinds and Echoes, casualty tokens."""
+        names = self._names()
+        for b in self.view.get("blinds", []):
+            names.setdefault(b["id"], f"{'Echo' if b.get('state') == 'echo' else 'Blind'} {b['id']}")
+        for m in self.view.get("markers", []):
+            if m.get("kind") in ("casualty_token", "casualty") and m.get("id") is not None:
+                names.setdefault(str(m["id"]), f"casualty {m['id']} ({m.get('state', '?')})")
+        for pt in self.view.get("ambush_points") or []:
+            names.setdefault(str(pt["id"]), f"{pt.get('kind', 'ambush')} point {pt['id']}")
+        return names
+
+    def _ask_pick(self, name: str, spec: dict, label: str, doc: str) -> None:
+        """Whom or what: the listed stands, elements, Blinds/Echoes or casualty tokens are ringed on the
+        table; a click on one (or its button) names it."""
+        kind = spec.get("kind")
+        pieces = self.scene.pieces
+        choices = [str(c) for c in spec.get("choices") or []]
+        names = self._thing_names()
+        if kind in ("stand", "element"):
+            stands = []
+            for c in choices:
+                stands += pieces.elements[c]["stands"] if c in pieces.elements and kind == "element" else [c]
+            pieces.highlight(stands)
         else:
-            self.hud.set_prompt(f"This action needs a '{kind}' the client cannot set yet")
+            pieces.highlight(choices, what="blind" if kind == "blind" else "marker")
+        what = {"blind": "Blind or Echo marker", "token": "casualty token"}.get(kind, "stand")
+        body = f"choose the {name}" + (f" ({doc})" if doc else "") + ":"
+        self.hud.show_panel(f"{label}", body, [(names.get(c, c), lambda c=c: self.fill_param(c), True) for c in choices]
+                            + self._skip(spec) + [("Cancel", self.cancel, True)])
+        self.hud.set_prompt(f"Pick the {name}: click a ringed {what} (or a button)"
+                            + ("   Enter: skip" if spec.get("optional") else "") + "   Esc: cancel")
+
+    def _ask_choice(self, name: str, spec: dict, label: str, doc: str) -> None:
+        """One of the listed values, as buttons (an ambush point, a smoke colour); values that are places
+        on the table (the ambush points the view shows) are ringed there too, and a click picks them."""
+        if spec.get("kind") == "flag":
+            choices: list = [True, False]
+            words = {True: "Yes", False: "No"}
+        else:
+            choices = list(spec.get("choices") or [])
+            names = self._thing_names()
+            words = {c: names.get(str(c), str(c)) for c in choices}
+        places = self._choice_places(choices)
+        if places:
+            self.scene.pieces.highlight_points(places, labels={k: words[k] for k in places})
+        body = f"choose the {name}" + (f" ({doc})" if doc else "") + ":"
+        self.hud.show_panel(f"{label}", body, [(words[c], lambda c=c: self.fill_param(c), True) for c in choices]
+                            + self._skip(spec) + [("Cancel", self.cancel, True)])
+        self.hud.set_prompt(f"Choose the {name} in the panel" + (" or click a ringed place" if places else "")
+                            + ("   Enter: keep the default" if spec.get("optional") else "") + "   Esc: cancel")
+
+    def _choice_places(self, choices: list) -> dict[str, tuple[float, float]]:
+        points = {str(pt["id"]): (float(pt["x"]), float(pt["y"])) for pt in self.view.get("ambush_points") or []
+                  if "x" in pt and "y" in pt}
+        return {c: points[c] for c in choices if isinstance(c, str) and c in points}
+
+    def _ask_stands(self, name: str, spec: dict, label: str, doc: str) -> None:
+        """A set of the listed stands (a fireteam, DD-4.18): the chosen ones ringed bright, the others dim;
+        a click (or a button) adds or drops one, Done sends the set (as many as the offer's min/max)."""
+        p = self.pending
+        choices = [str(c) for c in spec.get("choices") or []]
+        if "stands" not in p:
+            given = p["action"].get(name)  # the offer names the set already (a split squad's fireteam)
+            p["stands"] = [c for c in choices if not isinstance(given, list) or c in given]
+        chosen = p["stands"]
+        lo, hi = int(spec.get("min", 1)), int(spec.get("max", len(choices)))
+        pieces = self.scene.pieces
+        pieces.highlight(chosen)
+        pieces.highlight([c for c in choices if c not in chosen], color=(0.6, 0.6, 0.6, 1.0), keep=True)
+        names = self._thing_names()
+        ok = lo <= len(chosen) <= hi
+        buttons = [(("[x] " if c in chosen else "[ ] ") + names.get(c, c), lambda c=c: self._toggle_stand(c), True)
+                   for c in choices]
+        need = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        buttons += [(f"Done: {len(chosen)} stands (Enter)", self._stands_done, ok)]
+        self.hud.show_panel(f"{label}", f"choose the {name}: {need} of the ringed stands"
+                            + (f" ({doc})" if doc else ""), buttons + self._skip(spec) + [("Cancel", self.cancel, True)])
+        self.hud.set_prompt(f"Pick the {name}: click a ringed stand to add or drop it, Enter when done   Esc: cancel")
+
+    def _toggle_stand(self, sid: str) -> None:
+        p = self.pending
+        if p is None or "stands" not in p:
+            return
+        p["stands"] = [c for c in p["stands"] if c != sid] if sid in p["stands"] else p["stands"] + [sid]
+        self._next_param()
+
+    def _stands_done(self) -> None:
+        p = self.pending
+        if p is None or not p["todo"] or p["todo"][0][1].get("kind") != "stands":
+            return
+        spec = p["todo"][0][1]
+        choices = [str(c) for c in spec.get("choices") or []]
+        picked = p.pop("stands", [])
+        chosen = [c for c in choices if c in picked]
+        if not int(spec.get("min", 1)) <= len(chosen) <= int(spec.get("max", len(choices))):
+            p["stands"] = chosen
+            return
+        self.fill_param(chosen)
+
+    def _ask_map(self, name: str, spec: dict, label: str, doc: str) -> None:
+        """Key by key (a squad of a Recon Sweep), one of that key's listed values (an Echo in its sector):
+        the key's stands and its values are ringed; a click on a ringed marker (or a button) assigns it.
+        A key left out takes the engine's default (the nearest Echo); at most ``max`` keys."""
+        p = self.pending
+        state = p.setdefault("map", {"value": {}, "left": [str(k) for k in spec.get("keys") or []]})
+        value, left = state["value"], state["left"]
+        most = spec.get("max")
+        if not left or (most is not None and len(value) >= most):
+            self._map_done()
+            return
+        key = left[0]
+        used = set(value.values())
+        options = [str(c) for c in (spec.get("choices") or {}).get(key, []) if c not in used]
+        pieces = self.scene.pieces
+        names = self._thing_names()
+        pieces.highlight(list(pieces.elements.get(key, {}).get("stands", [])), color=(0.35, 0.8, 1.0, 1.0))
+        pieces.highlight(options, what="blind", keep=True)
+        body = (f"{names.get(key, key)}: which one?" + (f" ({doc})" if doc else "")
+                + (f"  {len(value)} of at most {most} set" if most is not None else ""))
+        self.hud.show_panel(f"{label}", body,
+                            [(names.get(c, c), lambda c=c: self._map_set(c), True) for c in options]
+                            + [(f"{names.get(key, key)}: the engine's choice", lambda: self._map_set(None), True),
+                               ("Done: the engine chooses the rest (Enter)", self._map_done, True),
+                               ("Cancel", self.cancel, True)])
+        self.hud.set_prompt(f"{names.get(key, key)}: click a ringed marker (or a button)   Enter: done   Esc: cancel")
+
+    def _map_set(self, value) -> None:
+        p = self.pending
+        if p is None or "map" not in p:
+            return
+        key = p["map"]["left"].pop(0)
+        if value is not None:
+            p["map"]["value"][key] = value
+        self._next_param()
+
+    def _map_done(self) -> None:
+        p = self.pending
+        if p is None or not p["todo"] or p["todo"][0][1].get("kind") != "map":
+            return
+        value = p.pop("map", {"value": {}})["value"]
+        self.fill_param(value or None)
 
     def _outline_features(self, ids: list[str]) -> None:
         from game.client import geom
@@ -1123,11 +1324,7 @@ class DinkyDauApp:
         action = dict(p["action"])
         action.update(p["values"])  # each parameter's value under its own name, beside the spec
         p["final"] = action
-        kind = str(action.get("type", ""))
-        targeted = kind in PREVIEWABLE or (kind not in NOT_PREVIEWABLE and (
-            any(w in kind for w in TARGET_WORDS) or any(
-                (spec.get("kind") in ("stand", "element")) for spec in (p["action"].get("params") or {}).values())))
-        if targeted and self.preview_supported:
+        if action.get("preview") and self.preview_supported:  # the offer says game.preview answers it
             self.hud.set_prompt("asking the engine for the odds...")
             self.link.request("game.preview", {"game": self.game, "side": self.viewing, "action": action},
                               self._cb(self._on_preview), self._on_preview_error)
@@ -1172,8 +1369,13 @@ class DinkyDauApp:
         p = self.pending
         if p is None:
             return
+        kind = p["todo"][0][1].get("kind") if p["todo"] else None
         if p.get("confirm"):
             self.send_action(p["final"])
+        elif kind == "stands":
+            self._stands_done()
+        elif kind == "map":
+            self._map_done()
         elif p["todo"] and p["todo"][0][1].get("optional"):
             self.fill_param(None)
 
@@ -1232,7 +1434,7 @@ class DinkyDauApp:
         if self.tool is not None:
             self.toggle_tool(self.tool)
             return
-        if self.scene is not None and self.scene.pieces.selected:
+        if self.scene is not None and (self.scene.pieces.selected or self.selected_blind):
             self.select_element(None)
 
     # -- clicks ----------------------------------------------------------------------------------
@@ -1255,6 +1457,8 @@ class DinkyDauApp:
             name, spec = p["todo"][0]
             kind = spec.get("kind")
             tool = p.get("tool")
+            choices = [str(c) for c in spec.get("choices") or []] if isinstance(spec.get("choices"), list) else []
+            pieces = self.scene.pieces
             if kind == "point" and ground is not None:
                 if tool is not None:
                     target = tool.follow(*ground)
@@ -1262,6 +1466,28 @@ class DinkyDauApp:
                     ghost = p.get("ghost")
                     target = ghost.follow(*ground) if ghost else ground
                 self.fill_param([round(target[0], 2), round(target[1], 2)])
+            elif kind == "placements" and ground is not None and p.get("ghost") is not None:
+                p["ghost"].follow(*ground)
+                self.fill_param(p["ghost"].placements())
+            elif kind in ("blind", "token"):
+                # a marker under a stand (a casualty token beside its squad) is still the one meant
+                mark = pieces.pick(*ray, only=("blind",) if kind == "blind" else ("marker",))
+                if mark is not None and mark[1] in choices:
+                    self.fill_param(mark[1])
+            elif kind == "map":
+                mark = pieces.pick(*ray, only=("blind",))
+                state = p.get("map") or {}
+                key = (state.get("left") or [None])[0]
+                allowed = [str(c) for c in (spec.get("choices") or {}).get(key, [])]
+                if mark is not None and mark[1] in allowed and mark[1] not in state["value"].values():
+                    self._map_set(mark[1])
+            elif kind == "stands" and hit is not None and hit[0] == "stand" and hit[1] in choices:
+                self._toggle_stand(hit[1])
+            elif kind == "choice" and ground is not None:
+                places = self._choice_places(list(spec.get("choices") or []))
+                near = sorted((math.hypot(x - ground[0], y - ground[1]), k) for k, (x, y) in places.items())
+                if near and near[0][0] <= 1.5:
+                    self.fill_param(near[0][1])
             elif kind == "angle" and ground is not None:
                 ghost = p.get("ghost")
                 aim = ghost if ghost is not None else tool
@@ -1286,6 +1512,8 @@ class DinkyDauApp:
             return
         if hit is not None and hit[0] == "stand":
             self.select_element(self.scene.pieces.stands[hit[1]].element)
+        elif hit is not None and hit[0] == "blind" and self.blind_actions(hit[1]):
+            self.select_blind(hit[1])
         else:
             self.select_element(None)
 
@@ -1308,7 +1536,7 @@ class DinkyDauApp:
             return
         kind = p["todo"][0][1].get("kind")
         tool, ghost = p.get("tool"), p.get("ghost")
-        if kind == "point":
+        if kind in ("point", "placements"):
             (tool or ghost).follow(x, y) if (tool or ghost) is not None else None
         elif kind == "angle":
             aim = ghost if ghost is not None else tool

@@ -307,12 +307,14 @@ class Hud:
                    title_color=INK) -> None:
         self.panel_title.setText(title)
         self.panel_title.setFg(title_color)
+        drop = 0.05 * (max(1, self.panel_title.textNode.get_num_rows()) - 1)  # a long title wraps: the rest moves down
+        self.panel_body.setPos(0.03, -0.12 - drop)
         self.panel_body.setText(_wrap(body, 48))
         for b in self.buttons:
             b.destroy()
         self.buttons = []
         lines = max(1, self.panel_body.textNode.get_num_rows()) if body else 0
-        y = -0.14 - 0.035 * lines - 0.02
+        y = -0.14 - drop - 0.035 * lines - 0.02
         for label, callback, enabled in actions[:14]:
             b = DirectButton(parent=self.panel, text=_wrap(label, 44), text_scale=0.03, text_align=p3d.TextNode.A_left,
                              text_fg=INK if enabled else DIM, frameColor=(0.22, 0.26, 0.18, 0.95) if enabled
@@ -457,6 +459,8 @@ class Hud:
         self.caption_frame.destroy()
         for b in self.buttons:
             b.destroy()
+        for f in (self.status_bg, self.log_frame, self.panel, self.team_frame):
+            f.destroy()  # a DirectGUI item outlives its node unless destroyed (a leak per game, issue 11)
         for a in self.anchors:
             a.remove_node()
         self.root.remove_node()

@@ -5,7 +5,9 @@ colour and a side token on its rear edge: a blue square for the Allies, a red tr
 insurgents (shape as well as colour, readable across a room). Element status (pinned, winded, low
 ammo, overwatch, hold) stands as counters behind the element's first stand; wounded stands wear a
 casualty ring. Blinds are discs with a "?"; markers the engine lists (casualty tokens, smoke, target
-markers with their delay die, echoes) are drawn by kind, an unknown kind as a labelled chit.
+markers with their delay die, echoes) are drawn by kind, an unknown kind as a labelled chit. Stands,
+Blind markers and the markers on the ground are picked by a click (``pick``), and the ones an action's
+parameter may name are ringed (``highlight``).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ MARKER_MODELS = {"casualty": "casualty_token", "casualty_token": "casualty_token
                  "target": "target_marker", "target_marker": "target_marker", "echo": "echo",
                  "blind": "blind", "dust_cloud": "smoke", "dust": "smoke"}
 SMOKE_KINDS = ("smoke", "dust_cloud", "dust")
-OVERWATCH_RANGE = 24.0  # inches drawn for an arc when the view gives no range (the open visual limit)
+POINTER = 4.0  # inches of the facing line drawn for a marker whose view gives no arc (a drawing, not a rule)
 OVERWATCH_COLOR = (1.0, 0.85, 0.25, 1.0)
 CHOICE_COLOR = (1.0, 0.35, 0.25, 1.0)
 BASE_H = 0.08
+PICK_HALF = {"blind": 0.8, "marker": 0.6}  # half the square a click on a Blind / a ground marker lands in
+RING = {"blind": 1.0, "marker": 0.8, "point": 0.9}  # the ring drawn round a Blind, a marker, a place
 
 
 def text_node(text: str, scale: float, color=(1, 1, 1, 1), billboard: bool = True,
@@ -187,11 +191,19 @@ class Pieces:
         for b in blinds:
             keep.add(b["id"])
             np_ = self.blinds.get(b["id"])
+            state = str(b.get("state", "blind"))
+            if np_ is not None and np_.get_tag("state") != state:  # a Blind became an Echo: a new marker
+                np_.remove_node()
+                np_ = None
             if np_ is None:
                 np_ = self.root.attach_new_node(f"blind-{b['id']}")
                 np_.set_tag("blind", b["id"])
+                np_.set_tag("state", state)
                 self.library.instance("blind", np_)
-                q = text_node("?", 1.0, (0.95, 0.88, 0.55, 1), billboard=False, parent=np_)
+                if state == "echo":  # an Echo (DD-4.9): the marker with its Echo chit and a bright "?"
+                    self.library.instance("echo", np_).set_pos(0.62, 0.62, 0.0)
+                q = text_node("?", 1.0, (1.0, 0.6, 0.2, 1) if state == "echo" else (0.95, 0.88, 0.55, 1),
+                              billboard=False, parent=np_)
                 q.set_p(-90)
                 q.set_pos(0, -0.3, 0.1)
                 q.set_depth_test(True)
@@ -212,6 +224,7 @@ class Pieces:
             if "x" not in m or "y" not in m:
                 continue
             np_ = self.root.attach_new_node(f"marker-{m.get('id', kind)}")
+            np_.set_tag("marker", str(m.get("id", kind)))
             np_.set_pos(m["x"], m["y"], self.height_at(m["x"], m["y"]))
             key = MARKER_MODELS.get(kind, kind)
             if m.get("model") and self.library.has(str(m["model"])):  # a marker that names its model
@@ -239,7 +252,8 @@ class Pieces:
             self.markers[str(m.get("id", len(self.markers)))] = np_
 
     def _sync_overwatch(self) -> None:
-        """An Overwatch marker's zone on the table: its 90° arc out to range, or its 2" corridor."""
+        """An Overwatch marker's zone on the table as the view gives it: its ``arc`` out to its ``reach``,
+        or its corridor ``width`` wide (a marker without them: its facing line, or the corridor's line)."""
         for np_ in self.overwatch.values():
             np_.remove_node()
         self.overwatch.clear()
@@ -253,12 +267,16 @@ class Pieces:
                 from game.client.effects import corridor_node
 
                 (x0, y0), (x1, y1) = ow["from"][:2], ow["to"][:2]
-                corridor_node(x0, y0, x1, y1, float(ow.get("width", 2.0)), self.height_at,
+                corridor_node(x0, y0, x1, y1, float(ow.get("width") or 0.3), self.height_at,
                               (*OVERWATCH_COLOR[:3], 0.16)).reparent_to(node)
             else:
                 facing = float(ow.get("facing", 0.0))
-                r = float(ow.get("range", OVERWATCH_RANGE))
-                arc_node(facing, r, OVERWATCH_COLOR, 0.13).reparent_to(node)
+                if ow.get("arc") and ow.get("reach"):
+                    arc_node(facing, float(ow["reach"]), OVERWATCH_COLOR, 0.13, float(ow["arc"])).reparent_to(node)
+                else:
+                    a = math.radians(facing)
+                    geom.lines("overwatch-facing", [[(0, 0, 0.02), (POINTER * math.cos(a), POINTER * math.sin(a), 0.02)]],
+                               OVERWATCH_COLOR, 4).reparent_to(node)
                 node.set_pos(c.x, c.y, c.z + 0.1)
             self.overwatch[eid] = node
 
@@ -296,24 +314,48 @@ class Pieces:
         self.features = {str(f.get("id")): f for f in features}
 
     # -- legal choices ---------------------------------------------------------------------------
-    def highlight(self, stand_ids: list[str], color=CHOICE_COLOR, labels: dict[str, str] | None = None) -> None:
-        """Ring the stands a parameter may name (targets), with an optional word over each."""
-        self.clear_highlight()
-        self.highlight_choices = self.root.attach_new_node("choices")
-        for sid in stand_ids:
-            piece = self.stands.get(sid)
-            if piece is None:
+    def highlight(self, ids: list[str], color=CHOICE_COLOR, labels: dict[str, str] | None = None,
+                  what: str = "stand", keep: bool = False) -> None:
+        """Ring what a parameter may name, with an optional word over each: stands (targets), Blind
+        markers (``what="blind"``) or markers on the ground (``what="marker"``: casualty tokens).
+        ``keep`` adds to the rings already drawn (a fireteam's chosen stands beside the others)."""
+        if not keep:
+            self.clear_highlight()
+        if self.highlight_choices is None:
+            self.highlight_choices = self.root.attach_new_node("choices")
+        for sid in ids:
+            node = self._thing(what, sid)
+            if node is None:
                 continue
-            p = piece.node.get_pos()
-            r = max(piece.width, piece.depth) * 0.75
-            ring = geom.lines("choice", [geom.circle_points(0, 0, r, 0.1, 40)], color, 5.0)
-            ring.reparent_to(self.highlight_choices)
-            ring.set_pos(p)
-            fill = geom.disc("choice-fill", r, (*color[:3], 0.22))
-            fill.reparent_to(self.highlight_choices)
-            fill.set_pos(p.x, p.y, p.z + 0.09)
-            if labels and labels.get(sid):
-                text_node(labels[sid], 0.5, color, parent=self.highlight_choices).set_pos(p.x, p.y, p.z + 2.0)
+            p = node.get_pos()
+            piece = self.stands.get(sid) if what == "stand" else None
+            r = max(piece.width, piece.depth) * 0.75 if piece is not None else RING[what]
+            self._ring(p, r, color, labels.get(sid) if labels else None)
+
+    def highlight_points(self, points: dict[str, tuple[float, float]], color=CHOICE_COLOR,
+                         labels: dict[str, str] | None = None) -> None:
+        """Ring places on the table (the ambush points a choice names), adding to the rings drawn."""
+        if self.highlight_choices is None:
+            self.highlight_choices = self.root.attach_new_node("choices")
+        for key, (x, y) in points.items():
+            self._ring(p3d.LPoint3(x, y, self.height_at(x, y)), RING["point"], color,
+                       labels.get(key) if labels else None)
+
+    def _thing(self, what: str, ident: str) -> p3d.NodePath | None:
+        if what == "stand":
+            piece = self.stands.get(ident)
+            return piece.node if piece is not None else None
+        return (self.blinds if what == "blind" else self.markers).get(ident)
+
+    def _ring(self, p: p3d.LPoint3, r: float, color, label: str | None) -> None:
+        ring = geom.lines("choice", [geom.circle_points(0, 0, r, 0.1, 40)], color, 5.0)
+        ring.reparent_to(self.highlight_choices)
+        ring.set_pos(p)
+        fill = geom.disc("choice-fill", r, (*color[:3], 0.22))
+        fill.reparent_to(self.highlight_choices)
+        fill.set_pos(p.x, p.y, p.z + 0.09)
+        if label:
+            text_node(label, 0.5, color, parent=self.highlight_choices).set_pos(p.x, p.y, p.z + 2.0)
 
     def clear_highlight(self) -> None:
         if self.highlight_choices is not None:
@@ -373,18 +415,25 @@ class Pieces:
             label.show() if visible else label.hide()
 
     # -- picking ---------------------------------------------------------------------------------
-    def pick(self, origin: p3d.LPoint3, direction: p3d.LVector3) -> tuple[str, str] | None:
-        """The stand or blind under a ray: ('stand', id) or ('blind', id), nearest first."""
+    def pick(self, origin: p3d.LPoint3, direction: p3d.LVector3,
+             only: tuple[str, ...] = ("stand", "blind", "marker")) -> tuple[str, str] | None:
+        """What is under a ray, nearest first: ('stand', id), ('blind', id) (a Blind or Echo marker) or
+        ('marker', id) (a marker on the ground: a casualty token, smoke, ...); ``only`` these kinds."""
         best: tuple[float, tuple[str, str]] | None = None
-        for piece in self.stands.values():
-            t = self._ray_hits_rect(origin, direction, piece.node, piece.width / 2 + 0.1,
-                                    piece.depth / 2 + 0.1, 0.4)
-            if t is not None and (best is None or t < best[0]):
-                best = (t, ("stand", piece.id))
-        for bid, np_ in self.blinds.items():
-            t = self._ray_hits_rect(origin, direction, np_, 0.8, 0.8, 0.1)
-            if t is not None and (best is None or t < best[0]):
-                best = (t, ("blind", bid))
+        if "stand" in only:
+            for piece in self.stands.values():
+                t = self._ray_hits_rect(origin, direction, piece.node, piece.width / 2 + 0.1,
+                                        piece.depth / 2 + 0.1, 0.4)
+                if t is not None and (best is None or t < best[0]):
+                    best = (t, ("stand", piece.id))
+        for what, nodes in (("blind", self.blinds), ("marker", self.markers)):
+            if what not in only:
+                continue
+            h = PICK_HALF[what]
+            for mid, np_ in nodes.items():
+                t = self._ray_hits_rect(origin, direction, np_, h, h, 0.1)
+                if t is not None and (best is None or t < best[0]):
+                    best = (t, (what, mid))
         return None if best is None else best[1]
 
     @staticmethod

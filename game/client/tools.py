@@ -34,6 +34,7 @@ class MoveGhost:
         self.root = parent.attach_new_node("ghost")
         self.height_at = height_at
         stands = [pieces.stands[s] for s in pieces.elements[element]["stands"] if s in pieces.stands]
+        self.ids = [piece.id for piece in stands]
         self.centre = pieces.element_centre(element) or p3d.LPoint3(0, 0, 0)
         if centre is not None:  # the engine's own idea of the element's centre, when it says
             self.centre = p3d.LPoint3(centre[0], centre[1], height_at(centre[0], centre[1]))
@@ -88,15 +89,22 @@ class MoveGhost:
         return self.facing
 
     def _pose(self) -> None:
+        for g, (gx, gy, h) in zip(self.ghosts, self._poses(), strict=True):
+            g.set_pos(gx, gy, self.height_at(gx, gy))
+            g.set_h(h)
+
+    def _poses(self) -> list[tuple[float, float, float]]:
         tx, ty = self.target
         turn = 0.0
         if self.facing is not None and self.offsets:
             turn = self.facing - self.offsets[0][2]
         c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-        for g, (ox, oy, h) in zip(self.ghosts, self.offsets, strict=True):
-            gx, gy = tx + ox * c - oy * s, ty + ox * s + oy * c
-            g.set_pos(gx, gy, self.height_at(gx, gy))
-            g.set_h(h + turn)
+        return [(tx + ox * c - oy * s, ty + ox * s + oy * c, (h + turn) % 360) for ox, oy, h in self.offsets]
+
+    def placements(self) -> dict[str, list[float]]:
+        """Where the ghost puts each stand: ``{stand id: [x, y, facing]}`` (a ``placements`` parameter)."""
+        return {sid: [round(x, 2), round(y, 2), round(h, 1)] for sid, (x, y, h) in zip(self.ids, self._poses(),
+                                                                                         strict=True)}
 
     def destroy(self) -> None:
         self.root.remove_node()
@@ -200,16 +208,22 @@ def describe_los(r: dict) -> str:
 
 
 class AimArc:
-    """A 90° arc from an element that turns toward the mouse: setting an Overwatch facing (or any angle
-    with no move ghost to turn)."""
+    """An arc from an element that turns toward the mouse: an Overwatch facing, drawn with the arc and
+    reach the engine's offer gives (``sweep`` degrees out to ``radius`` inches). With no arc in the offer
+    (any angle with no move ghost to turn) it is a plain pointer of ``radius`` inches."""
 
-    def __init__(self, parent: p3d.NodePath, centre: p3d.LPoint3, radius: float = 24.0, sweep: float = 90.0):
+    def __init__(self, parent: p3d.NodePath, centre: p3d.LPoint3, radius: float, sweep: float | None):
         from game.client.pieces import OVERWATCH_COLOR, arc_node
 
         self.root = parent.attach_new_node("aim-arc")
         self.root.set_pos(centre.x, centre.y, centre.z + 0.12)
         self.centre = centre
-        self.arc = arc_node(0.0, radius, OVERWATCH_COLOR, 0.18, sweep)
+        if sweep:
+            self.arc = arc_node(0.0, radius, OVERWATCH_COLOR, 0.18, sweep)
+        else:
+            self.arc = geom.lines("pointer", [[(0, 0, 0.02), (radius, 0, 0.02)],
+                                              [(radius - 0.6, 0.4, 0.02), (radius, 0, 0.02), (radius - 0.6, -0.4, 0.02)]],
+                                  OVERWATCH_COLOR, 4)
         self.arc.reparent_to(self.root)
         self.facing = 0.0
 
@@ -223,11 +237,12 @@ class AimArc:
 
 
 class PointPicker:
-    """A point within ``max`` of ``from``: the range circle, and a marker (a beaten zone's circle) that
-    follows the mouse, held inside the range."""
+    """A point within ``max`` of ``from``: the range circle, and a cross that follows the mouse, held
+    inside the range, with the template the engine's offer names round it (``radius``: a beaten zone's
+    circle, a landing zone) or none."""
 
     def __init__(self, parent: p3d.NodePath, height_at, centre: tuple[float, float] | None,
-                 max_range: float | None, radius: float = 0.6, color=(1.0, 0.55, 0.15, 1.0)):
+                 max_range: float | None, radius: float | None = None, color=(1.0, 0.55, 0.15, 1.0)):
         self.root = parent.attach_new_node("point-picker")
         self.height_at = height_at
         self.centre = centre
@@ -237,8 +252,10 @@ class PointPicker:
             geom.lines("range", [geom.circle_points(centre[0], centre[1], max_range, z, 96)],
                        (*color[:3], 0.8), 2.0).reparent_to(self.root)
         self.marker = self.root.attach_new_node("marker")
-        geom.lines("mark", [geom.circle_points(0, 0, radius, 0, 48)], color, 4).reparent_to(self.marker)
-        geom.disc("mark-fill", radius, (*color[:3], 0.25)).reparent_to(self.marker)
+        self.radius = radius
+        if radius:
+            geom.lines("mark", [geom.circle_points(0, 0, radius, 0, 48)], color, 4).reparent_to(self.marker)
+            geom.disc("mark-fill", radius, (*color[:3], 0.25)).reparent_to(self.marker)
         geom.lines("cross", [[(-0.4, 0, 0), (0.4, 0, 0)], [(0, -0.4, 0), (0, 0.4, 0)]], color, 3).reparent_to(self.marker)
         self.label = text_node("", 0.55, color, parent=self.root)
         self.target = centre or (0.0, 0.0)
@@ -261,9 +278,10 @@ class PointPicker:
 
 
 class SegmentPicker:
-    """Two points for a corridor (an Overwatch corridor 2" wide): click the start, then the end."""
+    """Two points for a corridor (an Overwatch corridor as wide as the offer says): click the start,
+    then the end."""
 
-    def __init__(self, parent: p3d.NodePath, height_at, width: float = 2.0, color=(1.0, 0.85, 0.25, 1.0)):
+    def __init__(self, parent: p3d.NodePath, height_at, width: float, color=(1.0, 0.85, 0.25, 1.0)):
         self.root = parent.attach_new_node("segment-picker")
         self.height_at = height_at
         self.width = width

@@ -111,6 +111,17 @@ def _param(params: dict, name: str, kind: type | tuple, required: bool = True, d
     return value
 
 
+def _previewable() -> tuple[str, ...]:
+    """The action types ``game.preview`` answers (``odds.PREVIEWABLE``); none without the odds module.
+    ``odds.preview`` also refuses fire from under a Blind (its stands are not on the table yet), so an
+    offer marked ``from_blind`` is not previewable either (docs/protocol.md, game.actions)."""
+    try:
+        from game.rules import odds
+    except ImportError:
+        return ()
+    return tuple(odds.PREVIEWABLE)
+
+
 def _rss_mb() -> float:
     try:
         with open("/proc/self/statm") as fh:
@@ -426,6 +437,9 @@ class Engine:
         side = self._side(params, s, conn, allow_referee=False)
         seat = self._seat(params, s, side, required=False)
         actions = s.game.legal_actions(side)
+        previewable = _previewable()
+        for a in actions:  # whether game.preview answers it: the client asks for odds only then
+            a["preview"] = a["type"] in previewable and not a.get("from_blind")
         if side in s.teams:
             for a in actions:
                 who = coop.acting(s.teams[side], s.game, a)

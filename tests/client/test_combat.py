@@ -185,6 +185,8 @@ def test_every_param_kind_by_mouse_against_the_engine(make_app):
     drawn = [v for v in views if (next(e for e in v["elements"] if e["id"] == "sq2").get("overwatch") or {})
              .get("kind") == "corridor"]
     assert drawn, "the view after the action carries the corridor"
+    marker = next(e for e in drawn[-1]["elements"] if e["id"] == "sq2")["overwatch"]
+    assert marker["width"] == 2.0  # the view says how wide to draw it (DD-2.13), the client does not
 
     # feature: a building picked by a click inside it (a satchel/mousehole parameter)
     app.send_action = fake_send
