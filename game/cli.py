@@ -100,7 +100,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _bake(args: argparse.Namespace) -> int:
-    from game.rules.scenario import ScenarioError
+    from game.rules.scenario import ScenarioError, resolve_scenario
 
     try:
         from game.world.bake import main_bake
@@ -108,7 +108,7 @@ def _bake(args: argparse.Namespace) -> int:
         print(f"dinkydau bake: the terrain baker is not available: {exc}", file=sys.stderr)
         return 1
     try:
-        out = main_bake(args.scenario, args.out)
+        out = main_bake(resolve_scenario(args.scenario), args.out)
     except ScenarioError as exc:
         for p in exc.problems:
             print(p, file=sys.stderr)

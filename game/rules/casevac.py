@@ -25,15 +25,15 @@ both sides (DESIGN §6); a hidden enemy that fires at the helicopter is revealed
 from __future__ import annotations
 
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shapely.geometry import Point
 
-from game.rules.data import DATA_DIR, load_sections
-from game.rules.dice import Modifier, resolve_test
+from game.rules.data import DATA_DIR, DataError, load_sections, one_of
+from game.rules.dice import Modifier, natural_success, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, SideActionKind, register, register_side
 from game.rules.memo import table_memo
@@ -77,10 +77,14 @@ class DustoffRules:
     wreck_radius: float
 
 
+HOT_LZ_RESULTS = ("wave_off", "scratches", "damaged", "shot_down")
+"""What a Hot LZ roll can do to the Dustoff (DD-6.9): the rules act on each."""
+
+
 @dataclass(frozen=True)
 class HotLZRules:
     clause: str
-    results: list
+    results: list[str] = field(metadata=one_of(HOT_LZ_RESULTS))
     escort: int
     escort_floor: int
 
@@ -98,9 +102,10 @@ def load_casevac(directory: Path = DATA_DIR) -> CasevacRules:
     built, _ = load_sections("casevac.toml", typing.get_type_hints(CasevacRules), directory)
     rules = CasevacRules(**built)
     if len(rules.hot_lz.results) != 6:
-        raise ValueError("casevac.toml [hot_lz].results must list six results, one per die score")
+        raise DataError("casevac.toml", "[hot_lz]", "field 'results' must list six results, one per die score")
     if rules.dustoff.default_colour not in rules.dustoff.colours:
-        raise ValueError("casevac.toml [dustoff].default_colour must be one of its colours")
+        raise DataError("casevac.toml", "[dustoff]", f"default_colour {rules.dustoff.default_colour!r} is not one "
+                        "of its colours")
     return rules
 
 
@@ -474,7 +479,7 @@ def touchdown(g: Game, clock: dict) -> None:
         score = die
         if escorted(g):
             mods.append(Modifier("gunship escort on station", h.escort, "DD-6.10; C-11"))
-            score = die if die == 6 else max(h.escort_floor, die + h.escort)  # C-11, G-31
+            score = die if natural_success(die) else max(h.escort_floor, die + h.escort)  # C-11, G-31
         result = h.results[max(1, min(6, score)) - 1]
         g.emit({"type": "roll", "purpose": "Hot LZ", "side": "insurgent", "element": firer.id, "dice": [die],
                 "target": None, "modifiers": [m.to_dict() for m in mods], "need": None, "result": result,

@@ -1,87 +1,48 @@
 """The rulebook's tables, loaded from ``game/data/*.toml`` into frozen dataclasses.
 
 Every record must name the clause (or GAPS entry) it comes from. A field without a default is
-required; a key the dataclass does not know is an error; references between tables (a stand's base, a
-faction's quality) are checked in a second pass. Every error names the file and the record.
+required; a key the dataclass does not know is an error; a value must have its field's type, each
+element of a list too; a closed vocabulary (a stand's role, a side) is declared on its field and checked
+as the record is built; references between tables (a stand's base, a faction's quality) are declared on
+their fields and checked in a second pass. Every error names the file, the record and the field. The
+strict loader itself is ``game.tables``; the terrain table and its vocabulary are ``game.terrain`` (below
+both the rules and the world). Every loader takes a ``directory``, so a test can load a changed copy.
 
 What this module leaves out: the values themselves live in the TOML files, not here.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-import types
-import typing
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from game.tables import (
+    DATA_DIR,
+    DataError,
+    build,
+    check_refs,
+    load_sections,
+    load_table,
+    one_of,
+    read_toml,
+    refers,
+)
+from game.terrain import COVERS, MOVES, TerrainType, load_terrain
 
+__all__ = [
+    "DATA_DIR", "DataError", "build", "check_refs", "load_sections", "load_table", "read_toml", "one_of",
+    "refers", "COVERS", "MOVES", "TerrainType", "SIDES", "ROLES", "Rulebook", "load_rulebook", "rulebook",
+    "check_chapter_refs",
+]
 
-class DataError(ValueError):
-    """A rules data file is malformed; the message names file, record and field."""
-
-    def __init__(self, file: str, record: str, message: str):
-        self.file = file
-        self.record = record
-        super().__init__(f"{file}: {record}: {message}")
-
-
-@dataclass(frozen=True)
-class TerrainType:
-    """One row of the Master Terrain Effects Matrix (G-01)."""
-
-    id: str
-    name: str
-    clause: str
-    move: str
-    """normal | half | minus | fixed | impassable"""
-    cover: str
-    """open | light | medium | heavy | water (DD-5.4, DD-5.6)"""
-    to_hit: int
-    save: int
-    spot: int
-    los_cutoff: float
-    """Maximum sightline length through this terrain, inches (G-02); 0 blocks sight."""
-    dense: bool
-    """Dense terrain: 4" command radius (DD-1.13) and 4" AI trigger (DD-10.7)."""
-    move_value: float = 0.0
-    move_cap: float = 0.0
-    overlay: bool = False
-    """Laid over other terrain (trail, bund, trench, hill): the base terrain still applies."""
-    trail: bool = False
-    sprint_winds: bool = False
-    noisy: bool = False
-    water: bool = False
-    vegetation: bool = False
-    building: bool = False
-    building_height: float = 0.0
-    fortification: bool = False
-    elevation: bool = False
-    uphill_half: bool = False
-    """Steep slopes: half speed uphill (G-01 T14)."""
-    canopy: str = "none"
-    canopy_bottom: float = 0.0
-    canopy_top: float = 0.0
-
-    def allowance(self, base: float) -> float:
-        """The movement allowance left from ``base`` inches in this terrain (G-01)."""
-        if self.move == "impassable":
-            return 0.0
-        if self.move == "half":
-            value = base / 2.0
-        elif self.move == "minus":
-            value = max(0.0, base - self.move_value)
-        elif self.move == "fixed":
-            value = min(base, self.move_value)
-        else:
-            value = base
-        if self.move_cap > 0:
-            value = min(value, self.move_cap)
-        return value
+SIDES = ("allied", "insurgent")
+ROLES = (
+    "rifle", "mg", "hmg", "commander", "squad_leader", "rto", "medic", "scout", "sniper", "sapper",
+    "mortar", "recoilless", "flamethrower", "fo",
+)
+"""What a stand does (G-03, G-20): the rules ask a stand's role, so the roles are a closed vocabulary."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +70,8 @@ class Quality:
 class Faction:
     id: str
     name: str
-    side: str
-    quality: str
+    side: str = field(metadata=one_of(SIDES))
+    quality: str = field(metadata=refers("qualities"))
     clause: str
 
 
@@ -120,9 +81,9 @@ class StandType:
 
     id: str
     name: str
-    side: str
-    base: str
-    role: str
+    side: str = field(metadata=one_of(SIDES))
+    base: str = field(metadata=refers("bases"))
+    role: str = field(metadata=one_of(ROLES))
     fp: int
     range: float
     hits: int
@@ -163,7 +124,7 @@ class TurnRules:
     default_turns: int
     max_activations: int
     max_move_actions: int
-    first_side: str
+    first_side: str = field(metadata=one_of(SIDES))
     ambush_tokens_start: int
     ambush_tokens_income: int
     ambush_tokens_tunnel_bonus: int
@@ -176,74 +137,32 @@ class VictoryRules:
     clause: str
     allied_win: int
     insurgent_win: int
+    kia: int
+    """VP for each Allied casualty that is KIA at the end, extracted or not (DD-3.17, C-02)."""
+    left_on_table: int
+    """VP for each living Allied casualty still on the table at the end (DD-3.17, C-02)."""
 
 
-SIDES = ("allied", "insurgent")
-ROLES = {
-    "rifle", "mg", "hmg", "commander", "squad_leader", "rto", "medic", "scout", "sniper", "sapper",
-    "mortar", "recoilless", "flamethrower", "fo",
-}
-MOVES = {"normal", "half", "minus", "fixed", "impassable"}
-COVERS = {"open", "light", "medium", "heavy", "water"}
+@dataclass(frozen=True)
+class DiceRules:
+    """The dice convention of Dinky Dau's tests (G-31), read by ``game.rules.dice``."""
+
+    clause: str
+    natural_success: int
+    """The face that always succeeds, whatever the modifiers."""
+    natural_failure: int
+    """The face that always fails."""
+    best_need: int
+    """The best a modified target can be (DD-5.5): never better than this score."""
 
 
-def _check_type(value: Any, hint: Any) -> bool:
-    origin = typing.get_origin(hint)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint in (str, bool):
-        return isinstance(value, hint)
-    if origin in (typing.Union, types.UnionType):
-        return any(_check_type(value, a) for a in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    return True
+@dataclass(frozen=True)
+class BleedRules:
+    """Bleed & Triage (DD-2.31, DD-6.4, C-01)."""
 
-
-def build(cls: type, raw: Any, file: str, record: str) -> Any:
-    """Build one frozen dataclass from a TOML table, strictly."""
-    if not isinstance(raw, dict):
-        raise DataError(file, record, f"expected a table, got {type(raw).__name__}")
-    hints = typing.get_type_hints(cls)
-    known = {f.name for f in dataclasses.fields(cls)}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise DataError(file, record, f"unknown key(s) {', '.join(unknown)}")
-    values = {}
-    for f in dataclasses.fields(cls):
-        if f.name not in raw:
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise DataError(file, record, f"missing required field '{f.name}'")
-            continue
-        value = raw[f.name]
-        if not _check_type(value, hints[f.name]):
-            raise DataError(file, record, f"field '{f.name}' should be {hints[f.name]}, got {value!r}")
-        if hints[f.name] is float and isinstance(value, int):
-            value = float(value)
-        values[f.name] = value
-    return cls(**values)
-
-
-def load_table(filename: str, key: str, cls: type, directory: Path = DATA_DIR) -> dict[str, Any]:
-    """Load ``[[key]]`` records of one file into a dict by id, in file order."""
-    doc = read_toml(filename, directory)
-    extra = sorted(set(doc) - {key})
-    if extra:
-        raise DataError(filename, "(file)", f"unknown top-level key(s) {', '.join(extra)}")
-    out: dict[str, Any] = {}
-    for i, raw in enumerate(doc.get(key, [])):
-        record = f"{key}[{i}]" + (f" '{raw.get('id')}'" if isinstance(raw, dict) and "id" in raw else "")
-        item = build(cls, raw, filename, record)
-        if not item.clause.strip():
-            raise DataError(filename, record, "field 'clause' must cite a clause or gap id")
-        if item.id in out:
-            raise DataError(filename, record, f"duplicate id '{item.id}'")
-        out[item.id] = item
-    if not out:
-        raise DataError(filename, "(file)", f"no [[{key}]] records")
-    return out
+    clause: str
+    survives_on: int
+    """An untended casualty's 1d6: below this it is KIA, on this or more it clings to life."""
 
 
 @dataclass(frozen=True)
@@ -259,79 +178,54 @@ class Rulebook:
     movement: MovementRules
     turn: TurnRules
     victory: VictoryRules
+    dice: DiceRules
+    bleed: BleedRules
     extra: dict[str, Any] = field(default_factory=dict)
 
     def base_of(self, stand_type: str) -> BaseSize:
         return self.bases[self.stands[stand_type].base]
 
+    def tables(self) -> dict[str, tuple[str, dict[str, Any]]]:
+        """The tables a field may refer to (``game.tables.refers``): name -> (its file, its records)."""
+        return {"terrain": ("terrain.toml", self.terrain), "bases": ("bases.toml", self.bases),
+                "qualities": ("qualities.toml", self.qualities), "factions": ("factions.toml", self.factions),
+                "stands": ("stands.toml", self.stands)}
+
+
+CORE_TABLES = (("terrain.toml", "terrain"), ("bases.toml", "bases"), ("qualities.toml", "qualities"),
+               ("factions.toml", "factions"), ("stands.toml", "stands"))
+"""(file, Rulebook field) of each [[record]] table, for the second pass."""
+RECORD_NAMES = {"terrain": "terrain", "bases": "base", "qualities": "quality", "factions": "faction",
+                "stands": "stand"}
+
 
 def _check_references(book: Rulebook) -> None:
-    for t in book.terrain.values():
-        rec = f"terrain '{t.id}'"
-        if t.move not in MOVES:
-            raise DataError("terrain.toml", rec, f"move '{t.move}' is not one of {sorted(MOVES)}")
-        if t.cover not in COVERS:
-            raise DataError("terrain.toml", rec, f"cover '{t.cover}' is not one of {sorted(COVERS)}")
-        if not 2 <= t.save <= 6:
-            raise DataError("terrain.toml", rec, f"save {t.save} is outside 2..6")
+    known = book.tables()
+    for filename, attr in CORE_TABLES:
+        for item in getattr(book, attr).values():
+            check_refs(item, filename, f"{RECORD_NAMES[attr]} '{item.id}'", known)
     for q in book.qualities.values():
         if not 2 <= q.morale <= 6:
             raise DataError("qualities.toml", f"quality '{q.id}'", f"morale {q.morale} is outside 2..6")
-    for f in book.factions.values():
-        rec = f"faction '{f.id}'"
-        if f.side not in SIDES:
-            raise DataError("factions.toml", rec, f"side '{f.side}' is not one of {SIDES}")
-        if f.quality not in book.qualities:
-            raise DataError("factions.toml", rec, f"quality '{f.quality}' is not defined in qualities.toml")
     for s in book.stands.values():
-        rec = f"stand '{s.id}'"
-        if s.base not in book.bases:
-            raise DataError("stands.toml", rec, f"base '{s.base}' is not defined in bases.toml")
-        if s.side not in SIDES:
-            raise DataError("stands.toml", rec, f"side '{s.side}' is not one of {SIDES}")
-        if s.role not in ROLES:
-            raise DataError("stands.toml", rec, f"role '{s.role}' is not one of {sorted(ROLES)}")
         if s.hits < 1:
-            raise DataError("stands.toml", rec, "hits must be at least 1")
-    if book.turn.first_side not in SIDES:
-        raise DataError("rules.toml", "[turn]", f"first_side '{book.turn.first_side}' is not a side")
+            raise DataError("stands.toml", f"stand '{s.id}'", "hits must be at least 1")
+    d = book.dice
+    if not 1 <= d.natural_failure < d.natural_success <= 6 or not 1 <= d.best_need <= 6:
+        raise DataError("rules.toml", "[dice]", "natural_failure < natural_success and best_need must be d6 faces")
+    if not 1 <= book.bleed.survives_on <= 6:
+        raise DataError("rules.toml", "[bleed]", f"survives_on {book.bleed.survives_on} is not a d6 face")
 
 
-def read_toml(filename: str, directory: Path = DATA_DIR) -> dict[str, Any]:
-    """Parse one data file; a syntax error names the file and the parser's line."""
-    try:
-        with open(directory / filename, "rb") as fh:
-            return tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(filename, "(file)", f"not valid TOML: {exc}") from exc
-
-
-def load_sections(filename: str, sections: dict[str, type], directory: Path = DATA_DIR,
-                  also: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Load the single-valued ``[section]`` tables of a data file strictly: every section present,
-    no unknown section (apart from the array tables named in ``also``), known keys only, a clause in
-    each. Returns (the built sections by name, the parsed document for the caller's array tables)."""
-    doc = read_toml(filename, directory)
-    extra = sorted(set(doc) - set(sections) - set(also))
-    if extra:
-        raise DataError(filename, "(file)", f"unknown section(s) {', '.join(extra)}")
-    built: dict[str, Any] = {}
-    for sec, cls in sections.items():
-        if sec not in doc:
-            raise DataError(filename, f"[{sec}]", "section is missing")
-        item = build(cls, doc[sec], filename, f"[{sec}]")
-        if hasattr(item, "clause") and not item.clause.strip():
-            raise DataError(filename, f"[{sec}]", "field 'clause' must cite a clause or gap id")
-        built[sec] = item
-    return built, doc
+RULES_SECTIONS = {"command": CommandRules, "movement": MovementRules, "turn": TurnRules, "victory": VictoryRules,
+                  "dice": DiceRules, "bleed": BleedRules}
 
 
 def load_rulebook(directory: Path = DATA_DIR) -> Rulebook:
     """Load and cross-check every core table."""
-    sections = {"command": CommandRules, "movement": MovementRules, "turn": TurnRules, "victory": VictoryRules}
-    built, _ = load_sections("rules.toml", sections, directory)
+    built, _ = load_sections("rules.toml", RULES_SECTIONS, directory)
     book = Rulebook(
-        terrain=load_table("terrain.toml", "terrain", TerrainType, directory),
+        terrain=load_terrain(directory),
         bases=load_table("bases.toml", "base", BaseSize, directory),
         qualities=load_table("qualities.toml", "quality", Quality, directory),
         factions=load_table("factions.toml", "faction", Faction, directory),
@@ -346,3 +240,11 @@ def load_rulebook(directory: Path = DATA_DIR) -> Rulebook:
 def rulebook() -> Rulebook:
     """The shipped rulebook, loaded once per process."""
     return load_rulebook()
+
+
+def check_chapter_refs(filename: str, records: dict[str, Any], book: Rulebook | None = None) -> None:
+    """The second pass for a chapter's tables: each built record (by how errors name it, ``[grazing]``)
+    may only refer to records that ``book`` (by default the shipped rulebook) has."""
+    known = (book or rulebook()).tables()
+    for record, item in records.items():
+        check_refs(item, filename, record, known)

@@ -32,17 +32,18 @@ the civilian half of DD-4.28 fires only when a stand with role "civilian" is in 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from game.rules.data import DATA_DIR, DataError, build, load_sections
-from game.rules.dice import Modifier, resolve_test
+from game.rules.data import DATA_DIR, DataError, build, load_sections, one_of
+from game.rules.dice import Modifier, natural_success, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import FROM_BLIND, QUIET_FROM_BLIND, ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Blind, Element, Stand, base_of, disc
+from game.terrain import sight
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -87,13 +88,17 @@ class ReconRules:
     drift_max: int
 
 
+RECON_RESULTS = ("friendly_fire", "empty_jungle", "suppressive_hit", "direct_hit")
+"""What a Recon by Fire roll can do (DD-4.28–4.31): the rules act on each."""
+
+
 @dataclass(frozen=True)
 class ReconResult:
     """One row of the Recon by Fire table (DD-4.28–4.31)."""
 
     low: int
     high: int
-    id: str
+    id: str = field(metadata=one_of(RECON_RESULTS))
     name: str
     clause: str
     text: str
@@ -145,8 +150,13 @@ def _xy(thing: Stand | Blind) -> tuple[float, float]:
     return thing.x, thing.y
 
 
-def _near(a: Stand | Blind, b: Stand | Blind, reach: float = 32.0) -> bool:
-    """A cheap bound before a sightline is traced: no cutoff (24", +6" elevated, DD-4.41) is longer."""
+REACH = sight().open.limit + sight().elevation.bonus + 2.0
+"""Centre to centre, the farthest two markers can see each other: the longest cutoff (24" +6" elevated,
+DD-4.1, DD-4.41; sight.toml) and 2" of slack for measuring from the base edges."""
+
+
+def _near(a: Stand | Blind, b: Stand | Blind, reach: float = REACH) -> bool:
+    """A cheap bound before a sightline is traced: no cutoff is longer (:data:`REACH`)."""
     return math.hypot(a.x - b.x, a.y - b.y) <= reach
 
 
@@ -430,7 +440,7 @@ def spot_test(g: Game, el: Element, stands: list[Stand], b: Blind, purpose: str 
     if ok:
         # The reveal is public: it names a spotter under its Blind only by the marker (DESIGN §6).
         reveal(g, b, f"spotted by {spotter_name(el)}", "DD-4.11; DD-4.24", by=el)
-    return ok, ev["dice"][0] == 6
+    return ok, natural_success(ev["dice"][0])
 
 
 def critical_spot(g: Game, el: Element, primary: tuple[float, float], side: str, primary_id: str) -> None:
@@ -493,6 +503,7 @@ class Spot(ActionKind):
             if len(teams) > 1:
                 extra = {"team": [s.id for s in team]}
                 params["team"] = {"kind": "stands", "choices": [s.id for s in team],
+                                  "min": len(team), "max": len(team),  # check(): the whole fireteam
                                   "doc": "the fireteam that spots (DD-4.18)"}
                 label = f"{el.name} fireteam {'+'.join(s.id for s in team)}: Spotting Test ({price})"
             out.append({"type": self.type, **common, **extra, "clause": "DD-4.12; DD-4.23", "label": label,

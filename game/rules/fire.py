@@ -33,9 +33,19 @@ from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import LineString, Point
 
-from game.rules.data import DATA_DIR, TerrainType, load_sections
-from game.rules.dice import Modifier
+from game.rules.data import (
+    DATA_DIR,
+    ROLES,
+    Rulebook,
+    TerrainType,
+    check_chapter_refs,
+    load_sections,
+    one_of,
+    refers,
+)
+from game.rules.dice import Modifier, succeeds
 from game.rules.dice import need as need_of
+from game.rules.dice import p_success as _p_success
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
@@ -60,7 +70,7 @@ class FireRules:
     desperate: int
     tree_sniper_to_hit: int
     tree_sniper_save: int
-    tree_canopies: list[str]
+    tree_canopies: list[str] = field(metadata=refers("terrain"))
     body_shield: float
     look_out_sir: int
     min_dice: int
@@ -71,8 +81,8 @@ class GrazingRules:
     clause: str
     width: float
     hits: int
-    roles: list[str]
-    terrain: list[str]
+    roles: list[str] = field(metadata=one_of(ROLES))
+    terrain: list[str] = field(metadata=refers("terrain"))
 
 
 @dataclass(frozen=True)
@@ -80,7 +90,7 @@ class BeatenZoneRules:
     clause: str
     diameter: float
     fp: int
-    roles: list[str]
+    roles: list[str] = field(metadata=one_of(ROLES))
 
 
 @dataclass(frozen=True)
@@ -98,7 +108,7 @@ class GrenadeRules:
     land: int
     fp: int
     save: int
-    structures: list[str]
+    structures: list[str] = field(metadata=refers("terrain"))
 
 
 @dataclass(frozen=True)
@@ -108,7 +118,7 @@ class SatchelRules:
     hits: int
     bunker_hp: int
     occupant_hits: int
-    roles: list[str]
+    roles: list[str] = field(metadata=one_of(ROLES))
     contact: float
 
 
@@ -160,9 +170,11 @@ class CombatRules:
     ambush: AmbushRules
 
 
-def load_combat(directory: Path = DATA_DIR) -> CombatRules:
-    """Load ``combat.toml`` strictly: every section present, known keys only, a clause in each."""
+def load_combat(directory: Path = DATA_DIR, book: Rulebook | None = None) -> CombatRules:
+    """Load ``combat.toml`` strictly: every section present, known keys only, a clause in each, roles
+    from the known roles, and terrain that ``book`` (by default the shipped rulebook) has."""
     built, _ = load_sections("combat.toml", typing.get_type_hints(CombatRules), directory)
+    check_chapter_refs("combat.toml", {f"[{k}]": v for k, v in built.items()}, book)
     return CombatRules(**built)
 
 
@@ -407,8 +419,8 @@ def hit_step(model: Model, dmg: tuple[int, ...], oracle: Oracle) -> tuple[tuple[
 
 
 def p_success(needed: int) -> float:
-    """P(one d6 succeeds) for a needed score, naturals included (G-31)."""
-    return min(5, max(1, 7 - needed)) / 6.0
+    """P(one d6 succeeds) for a needed score, naturals included (G-31; ``game.rules.dice``)."""
+    return _p_success(needed)
 
 
 def build_model(g: Game, targets: list[Stand], shooters: list[Stand], ctx: Context,
@@ -608,7 +620,7 @@ def roll_hits(g: Game, attack: Attack, visible: str = "all") -> int:
     hits = attack.auto_hits
     for gr in attack.groups:
         dice = g.dice.roll(gr.dice)
-        n = sum(1 for d in dice if d == 6 or (d != 1 and d >= gr.need))
+        n = sum(1 for d in dice if succeeds(d, gr.need))
         _roll_event(g, attack, gr, dice, n, visible)
         hits += n
     return hits
@@ -617,7 +629,7 @@ def roll_hits(g: Game, attack: Attack, visible: str = "all") -> int:
 def real_oracle(g: Game, attack: Attack, visible: str) -> Oracle:
     def ask(purpose: str, needed: int, mark: Mark) -> bool:
         die = g.dice.d6()
-        ok = die == 6 or (die != 1 and die >= needed)
+        ok = succeeds(die, needed)
         if purpose == "save":
             clause, why = "DD-5.6", mark.save_why
             text = f"{mark.id} saves on {needed}+ ({why}): rolled {die}, {'saved' if ok else 'not saved'}"
@@ -1001,7 +1013,8 @@ class AreaSuppression(ActionKind):
         return [{"type": self.type, **common, "clause": "DD-5.27; G-34",
                  "label": f"{el.name}: Area Suppression, 3\" beaten zone ({price})",
                  "params": {"at": {"kind": "point", "max": g.book.stands[mgs[0].type].range,
-                                   "from": [mgs[0].x, mgs[0].y], "doc": "centre of the 3\" circle"}}}]
+                                   "from": [mgs[0].x, mgs[0].y], "radius": bz.diameter / 2.0,
+                                   "doc": f"centre of the {bz.diameter:g}\" circle"}}}]
 
     def check(self, g: Game, el: Element, action: dict) -> Attack:
         return plan_beaten_zone(g, el, action.get("at"))

@@ -31,6 +31,7 @@ yet), tunnels beyond counting an entrance (G-29), searching hootches.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,15 +42,34 @@ from shapely.geometry import Point, box
 from shapely.ops import nearest_points, unary_union
 
 from game.rules import fire, reactions
-from game.rules.data import DATA_DIR, DataError, build, load_sections
-from game.rules.dice import Modifier, resolve_test
+from game.rules.data import (
+    DATA_DIR,
+    DataError,
+    Rulebook,
+    build,
+    check_chapter_refs,
+    load_sections,
+    one_of,
+    refers,
+    rulebook,
+)
+from game.rules.dice import Modifier, resolve_test, succeeds
+from game.rules.scenario import ELEMENT_KINDS
 from game.rules.state import Blind, Element, Stand, base_of, token_shape
+from game.terrain import sight
 
 if TYPE_CHECKING:
     from game.rules.game import Game
 
 
 # -- the tables (game/data/jungle_ghost.toml) -------------------------------------------------------
+REVEAL_KINDS = ("false_alarm", "booby_trap", "force")
+TRAP_KINDS = ("dud", "hits", "alarm")
+GROUP_PLACES = ("echo", "rear")
+QUARTERS = ("far_left", "far_right", "near_left", "near_right")
+"""The table quarters of the G-40 roll (far/near, left/right: where a Shadow Blind goes)."""
+
+
 @dataclass(frozen=True)
 class Setup:
     clause: str
@@ -59,16 +79,17 @@ class Setup:
     large_area: float
     min_from_player: float
     min_between: float
-    structures: list
-    treelines: list
-    cover: list
-    quarters: list
+    structures: list[str] = field(metadata=refers("terrain"))
+    treelines: list[str] = field(metadata=refers("terrain"))
+    cover: list[str] = field(metadata=refers("terrain"))
+    quarters: list[str] = field(metadata=one_of(QUARTERS))
 
 
 @dataclass(frozen=True)
 class Sensing:
+    """Sensing (G-24 A): within the cutoff of the marker's terrain, at most the open limit (sight.toml)."""
+
     clause: str
-    max_range: float
 
 
 @dataclass(frozen=True)
@@ -87,7 +108,7 @@ class Fade:
     clause: str
     need: int
     shelter: float
-    shelters: list
+    shelters: list[str] = field(metadata=refers("terrain"))
     cling: float
     snatch: float
     hootch_need: int
@@ -110,6 +131,15 @@ class Doom:
     mortar_fp: int
     mortar_radius: float
     reveal_bonus: int
+    names: dict[str, str]
+    """The clock's named levels (G-12): threshold field -> name."""
+    quiet: str
+    """The clock's name below every level."""
+
+    def level(self, doom: int) -> str:
+        """The Doom Clock's name at ``doom``: the highest level it has reached (G-12)."""
+        reached = [(getattr(self, key), name) for key, name in self.names.items() if doom >= getattr(self, key)]
+        return max(reached)[1] if reached else self.quiet
 
 
 @dataclass(frozen=True)
@@ -117,9 +147,9 @@ class RevealRow:
     level: int
     roll: int
     clause: str
-    kind: str
+    kind: str = field(metadata=one_of(REVEAL_KINDS))
     text: str
-    groups: list = field(default_factory=list)
+    groups: list[dict] = field(default_factory=list)
     tunnel: bool = False
     trap_bonus: int = 0
 
@@ -128,7 +158,7 @@ class RevealRow:
 class TrapRow:
     roll: int
     clause: str
-    kind: str
+    kind: str = field(metadata=one_of(TRAP_KINDS))
     text: str
     dice: int = 0
     auto_hits: int = 0
@@ -148,27 +178,42 @@ class GhostRules:
     """roll -> TrapRow"""
 
 
-REVEAL_KINDS = ("false_alarm", "booby_trap", "force")
-TRAP_KINDS = ("dud", "hits", "alarm")
-GROUP_KEYS = {"name", "kind", "quality", "stands", "place"}
+@dataclass(frozen=True)
+class RevealGroup:
+    """One group a reveal result places (G-09). Checked as a record; the table keeps it as a dict."""
+
+    name: str
+    kind: str = field(metadata=one_of(ELEMENT_KINDS))
+    quality: str = field(metadata=refers("qualities"))
+    stands: list[str] = field(metadata=refers("stands"))
+    place: str = field(metadata=one_of(GROUP_PLACES))
 
 
-def load_ghost(directory: Path = DATA_DIR) -> GhostRules:
-    """Load ``jungle_ghost.toml`` strictly: known sections and keys, a clause in each, a full table."""
+def load_ghost(directory: Path = DATA_DIR, book: Rulebook | None = None) -> GhostRules:
+    """Load ``jungle_ghost.toml`` strictly: known sections and keys, a clause in each, a full table,
+    vocabularies, and terrain, qualities and (insurgent) stand types that ``book`` (by default the
+    shipped rulebook) has."""
     name = "jungle_ghost.toml"
+    book = book or rulebook()
     sections = {"setup": Setup, "sensing": Sensing, "reaction": Reaction, "fade": Fade, "doom": Doom}
     built, doc = load_sections(name, sections, directory, also=("reveal", "trap"))
+    refs: dict[str, Any] = {f"[{k}]": v for k, v in built.items()}
+    doom = built["doom"]
+    thresholds = {f.name for f in dataclasses.fields(Doom) if isinstance(getattr(doom, f.name), int)}
+    for key in doom.names:
+        if key not in thresholds:
+            raise DataError(name, "[doom]", f"names {key!r} is not one of the clock's levels {sorted(thresholds)}")
     reveal: dict[tuple[int, int], RevealRow] = {}
     for i, raw in enumerate(doc.get("reveal", [])):
         rec = f"reveal[{i}]"
         row = build(RevealRow, raw, name, rec)
-        if row.kind not in REVEAL_KINDS:
-            raise DataError(name, rec, f"kind {row.kind!r} is not one of {', '.join(REVEAL_KINDS)}")
-        for grp in row.groups:
-            if not isinstance(grp, dict) or set(grp) != GROUP_KEYS:
-                raise DataError(name, rec, f"each group needs exactly {', '.join(sorted(GROUP_KEYS))}")
-            if grp["place"] not in ("echo", "rear"):
-                raise DataError(name, rec, f"group place {grp['place']!r} is not echo or rear")
+        for j, grp in enumerate(row.groups):
+            group = build(RevealGroup, grp, name, f"{rec} groups[{j}]")
+            refs[f"{rec} groups[{j}]"] = group
+            for t in group.stands:
+                if t in book.stands and book.stands[t].side != "insurgent":
+                    raise DataError(name, f"{rec} groups[{j}]",
+                                    f"stands {t!r} is not an insurgent stand type (the Jungle Ghost places insurgents)")
         if row.kind == "force" and not row.groups:
             raise DataError(name, rec, "a force result needs groups")
         if (row.level, row.roll) in reveal:
@@ -181,11 +226,10 @@ def load_ghost(directory: Path = DATA_DIR) -> GhostRules:
     trap: dict[int, TrapRow] = {}
     for i, raw in enumerate(doc.get("trap", [])):
         row = build(TrapRow, raw, name, f"trap[{i}]")
-        if row.kind not in TRAP_KINDS:
-            raise DataError(name, f"trap[{i}]", f"kind {row.kind!r} is not one of {', '.join(TRAP_KINDS)}")
         trap[row.roll] = row
     if sorted(trap) != [1, 2, 3, 4, 5, 6]:
         raise DataError(name, "trap", "the booby trap table needs rows 1-6 (G-08)")
+    check_chapter_refs(name, refs, book)
     return GhostRules(reveal=reveal, trap=trap, **built)
 
 
@@ -415,7 +459,6 @@ def _drop_tokens(g: Game) -> None:
 
 
 # -- Phase 1: the Doom Clock (DD-10.15, G-12) --------------------------------------------------------
-DOOM_NAMES = ((9, "Lights Out"), (7, "Mortar Harassment"), (5, "Reinforcements"), (3, "Stirring"))
 
 
 def tension(g: Game) -> None:
@@ -434,7 +477,7 @@ def tension(g: Game) -> None:
         mods.append(Modifier("no Echo, Blind or marker revealed or cleared last turn", d.no_progress, "G-12"))
     before = solo["doom"]
     solo["doom"] = before + sum(m.value for m in mods)
-    level = next((n for v, n in DOOM_NAMES if solo["doom"] >= v), "quiet")
+    level = d.level(solo["doom"])
     g.emit({"type": "doom_clock", "doom": solo["doom"], "before": before, "modifiers": [m.to_dict() for m in mods],
             "level": level, "clause": "DD-10.15; G-12",
             "text": f"Doom Clock {before} -> {solo['doom']}" + "".join(f", {m.name} {m.value:+d}" for m in mods)
@@ -534,12 +577,13 @@ def _hits_on(g: Game, stands: list[Stand], dice: int, auto: int, save: bool, wha
     unless ``save`` is False; every element hit tests Morale (DD-5.19)."""
     from game.rules.morale import test_or_pin
 
+    to_hit = fire.combat().fire.to_hit  # FP dice hit on 4+ (DD-5.3)
     rolled = g.dice.roll(dice)
-    hits = auto + sum(1 for v in rolled if v >= 4)
+    hits = auto + sum(1 for v in rolled if succeeds(v, to_hit))
     if dice:
         g.emit({"type": "roll", "purpose": what, "side": stands[0].side, "element": None, "dice": rolled,
-                "target": 4, "modifiers": [], "need": 4, "result": hits, "clause": clause,
-                "text": f"{what}: {dice} dice at 4+ {rolled}" + (f" and {auto} automatic" if auto else "")
+                "target": to_hit, "modifiers": [], "need": to_hit, "result": hits, "clause": clause,
+                "text": f"{what}: {dice} dice at {to_hit}+ {rolled}" + (f" and {auto} automatic" if auto else "")
                         + f": {hits} hit(s)"})
     hit_els: list[str] = []
     alive = [st for st in stands if st.alive]
@@ -569,7 +613,7 @@ def _hits_on(g: Game, stands: list[Stand], dice: int, auto: int, save: bool, wha
 def _sense_range(g: Game, b: Blind) -> float:
     t = g.table.ground_at(b.x, b.y)
     cut = t.los_cutoff if t.los_cutoff > 0 else rules().reaction.trigger_dense
-    return min(rules().sensing.max_range, cut)
+    return min(sight().open.limit, cut)
 
 
 def sense(g: Game) -> None:

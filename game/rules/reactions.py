@@ -54,6 +54,19 @@ def overwatch_active(g: Game, el: Element) -> dict | None:
     return None
 
 
+def overwatch_marker_view(g: Game, el: Element) -> dict | None:
+    """The live marker as a view shows it (a copy), with what :func:`watched_zone` covers, for drawing:
+    an arc's ``arc`` (degrees) and ``reach`` (the longest range of the element's stands), a corridor's
+    ``width``."""
+    m = overwatch_active(g, el)
+    if m is None:
+        return None
+    ow = fire.combat().overwatch
+    if m["kind"] == "corridor":
+        return {**m, "width": ow.corridor_width}
+    return {**m, "arc": ow.arc, "reach": max(g.book.stands[s.type].range for s in g.state.living(el))}
+
+
 def clear_overwatch(g: Game, el: Element, why: str, clause: str) -> None:
     if el.overwatch is None:
         return
@@ -95,13 +108,18 @@ class SetOverwatch(ActionKind):
         if el.pinned:
             return []
         stands = g.state.living(el)
+        ow = fire.combat().overwatch
+        # what the client draws while aiming: the arc and reach watched_zone() will use, and the corridor width
+        reach = max(g.book.stands[s.type].range for s in stands)
         return [{"type": self.type, **common, "clause": "DD-2.13; DD-5.23",
                  "label": f"{el.name}: Set Overwatch ({price})",
                  "params": {
                      "facing": {"kind": "angle", "optional": True, "default": stands[0].facing,
-                                "doc": "centre of the 90° arc, degrees"},
-                     "corridor": {"kind": "segment", "optional": True,
-                                  "doc": "instead of an arc: [[x, y], [x, y]], a 2\"-wide corridor"},
+                                "arc": ow.arc, "reach": reach,
+                                "doc": f"centre of the {ow.arc:g}° arc, degrees"},
+                     "corridor": {"kind": "segment", "optional": True, "width": ow.corridor_width,
+                                  "doc": f"instead of an arc: [[x, y], [x, y]], a {ow.corridor_width:g}\"-wide "
+                                         "corridor"},
                  }}]
 
     def check(self, g: Game, el: Element, action: dict) -> dict:

@@ -156,8 +156,8 @@ def consolidation(g: Game) -> None:
 
 def bleed(g: Game) -> None:
     """Bleed & Triage (DD-2.31, DD-6.4–6.5, C-01): each untended, unstabilised Allied Casualty Token
-    rolls 1d6 and dies on 1–2; a token in base contact with a friend does not roll; one with a Medic
-    in contact is Stabilized."""
+    rolls 1d6 and dies on 1–2 (rules.toml [bleed]); a token in base contact with a friend does not
+    roll; one with a Medic in contact is Stabilized."""
     from game.rules.state import base_of, token_shape
 
     s = g.state
@@ -176,10 +176,11 @@ def bleed(g: Game) -> None:
             g.emit({"type": "casualty", "token": tok["id"], "state": "wounded", "clause": "DD-6.4; C-01",
                     "text": f"Casualty {tok['id']}: tended by a friend, no bleed roll"})
             continue
+        survives = g.book.bleed.survives_on  # rules.toml [bleed]: KIA on 1-2 (DD-6.4)
         die = g.dice.d6()
-        dead = die <= 2
+        dead = die < survives
         g.emit({"type": "roll", "purpose": "Bleed", "side": "allied", "element": None, "dice": [die],
-                "target": 3, "modifiers": [], "need": 3, "result": "fail" if dead else "pass",
+                "target": survives, "modifiers": [], "need": survives, "result": "fail" if dead else "pass",
                 "clause": "DD-6.4; C-01",
                 "text": f"Casualty {tok['id']} bleeds: rolled {die}, " + ("KIA" if dead else "clings to life")})
         if dead:
@@ -219,25 +220,25 @@ def objective_met(g: Game, obj) -> bool:
 def end_game(g: Game, reason: str, clause: str) -> None:
     """Score the game (G-30, C-02) and end it."""
     s = g.state
+    v = g.book.victory  # rules.toml [victory]
     vp = s.sides["allied"].vp
     lines = []
     for tok in s.tokens:
         if tok.get("side") != "allied":
             continue
         if tok["state"] == "kia":
-            vp -= 3
-            lines.append(f"KIA casualty {tok['id']} -3 (DD-3.17)" + (
+            vp += v.kia
+            lines.append(f"KIA casualty {tok['id']} {v.kia:+d} (DD-3.17)" + (
                 ", extracted: no refund (C-02)" if tok.get("extracted") else ""))
         elif tok["state"] in ("wounded", "stabilized"):
-            vp -= 2
-            lines.append(f"casualty {tok['id']} left on the table -2 (DD-3.17, C-02)")
+            vp += v.left_on_table
+            lines.append(f"casualty {tok['id']} left on the table {v.left_on_table:+d} (DD-3.17, C-02)")
     for obj in g.scenario.objectives:
         if objective_met(g, obj):
             sign = 1 if obj.side == "allied" else -1
             vp += sign * obj.vp
             lines.append(f"{obj.side.capitalize()} objective '{obj.name}' {'held' if obj.kind == 'hold' else 'cleared'}"
                          f" {sign * obj.vp:+d} (G-30)")
-    v = g.book.victory
     winner = "allied" if vp >= v.allied_win else "insurgent" if vp <= v.insurgent_win else None
     s.over = True
     s.phase = "over"

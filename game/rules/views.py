@@ -22,7 +22,7 @@ import copy
 from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
-from game.rules.reactions import overwatch_active
+from game.rules.reactions import overwatch_marker_view
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -77,7 +77,7 @@ def render_view(g: Game, side: str) -> dict:
             continue
         e = {"id": el.id, "side": el.side, "name": el.name, "kind": el.kind,
              "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded,
-             "overwatch": copy.deepcopy(overwatch_active(g, el)), "low_ammo": el.low_ammo,
+             "overwatch": copy.deepcopy(overwatch_marker_view(g, el)), "low_ammo": el.low_ammo,
              "exposed": el.exposed_turn == s.turn, "illuminated": el.illuminated_turn == s.turn}
         if mine:
             cmd = command_status(g, el) if living and not el.hidden else {"in_command": None}

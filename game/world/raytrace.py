@@ -37,11 +37,11 @@ import trimesh
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from game.rules.data import Rulebook, TerrainType
+from game.terrain import TerrainBook, TerrainType, sight
 from game.world.bake import prism, triangulate
 
-WOODLINE_BAND = 1.0
-"""Depth of the woodline band, inches (DD-4.2)."""
+WOODLINE_BAND = sight().woodline.band
+"""Depth of the woodline band, inches (DD-4.2; sight.toml [woodline])."""
 BAND_SLACK = 0.005
 """A stand exactly 1.00" inside still lines the woodline: the core starts just past the band."""
 STEP = 1e-4
@@ -385,7 +385,7 @@ class TableGeometry:
     """Highest z of any solid or canopy, inches."""
 
     @classmethod
-    def load(cls, source: str | Path | bytes, width: float, height: float, book: Rulebook) -> TableGeometry:
+    def load(cls, source: str | Path | bytes, width: float, height: float, book: TerrainBook) -> TableGeometry:
         """Read a .glb following ``docs/terrain.md``; raise TerrainFileError naming the bad node."""
         name = "<bytes>" if isinstance(source, bytes) else str(source)
         try:
