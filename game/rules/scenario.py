@@ -11,6 +11,7 @@ the other ``game.rules`` modules.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import tomllib
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from shapely import STRtree
 from shapely.geometry import Point
 
 from game.rules.data import SIDES, Rulebook, rulebook
@@ -36,6 +38,9 @@ SPECIAL_RULES = {
 }
 ELEMENT_KINDS = {"hq", "squad", "weapons", "team", "cell"}
 PACING_MIN, PACING_MAX = 12.0, 18.0  # DD-3.4
+MAX_PROBLEMS = 1000
+"""Problems reported at most for one scenario: a table of thousands of stacked stands has millions of
+overlapping pairs (DD-3.20), and listing them all would hold the engine for minutes."""
 
 
 @dataclass(frozen=True)
@@ -170,34 +175,62 @@ class Scenario:
 # --------------------------------------------------------------------------------------------------
 # Locating a field path in the TOML text, so errors can name a line.
 
-def _locate(text: str | None, path: str) -> int | None:
+class _Lines:
+    """An index of a TOML text's lines for :func:`_locate`: where each ``[[header]]``, each ``key =``
+    and each ``[section]`` line is. Built once per text, so locating every problem of a big file costs
+    a few bisections each, not a scan of the file each (a scenario with thousands of problems)."""
+
+    _HEADER = re.compile(r"^\s*\[\[(.*?)\]\]")
+    _KEY = re.compile(r"^\s*([A-Za-z_]+)\s*=")
+    _SECTION = re.compile(r"^\s*\[\s*([A-Za-z_]+)\s*\]")
+
+    def __init__(self, text: str):
+        self.headers: dict[str, list[int]] = {}
+        """``[[header]]`` lines by header, in order."""
+        self.names: dict[str, list[int]] = {}
+        """``name =`` and ``[name]`` lines by name, in order."""
+        self.arrays: list[int] = []
+        """Lines that start with ``[[`` (an array-of-tables header, well formed or not)."""
+        for i, line in enumerate(text.splitlines()):
+            if line.lstrip().startswith("[["):
+                self.arrays.append(i)
+            m = self._HEADER.match(line)
+            if m:
+                self.headers.setdefault(m.group(1).strip(), []).append(i)
+                continue
+            m = self._KEY.match(line) or self._SECTION.match(line)
+            if m:
+                self.names.setdefault(m.group(1), []).append(i)
+
+
+def _locate(text: str | None, path: str, index: _Lines | None = None) -> int | None:
+    """The line (1-based) where a field path can be found in the TOML text, or None.
+
+    ``element[2].stand[0].at``: the third ``[[element]]``, the first ``[[element.stand]]`` after it, and
+    the first ``at =`` after that before the next ``[[`` header; a path that runs out early gives the line
+    of the last part found."""
     if not text:
         return None
-    lines = text.splitlines()
+    lines = index or _Lines(text)
     parts = re.findall(r"([A-Za-z_]+)(?:\[(\d+)\])?", path)
     start, header = 0, ""
     found: int | None = None
-    for name, index in parts:
-        if index:
+    for name, number in parts:
+        if number:
             header = f"{header}.{name}" if header else name
-            pat = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
-            count = -1
-            for i in range(start, len(lines)):
-                if pat.match(lines[i]):
-                    count += 1
-                    if count == int(index):
-                        start, found = i, i + 1
-                        break
-            else:
+            at = lines.headers.get(header, [])
+            k = bisect.bisect_left(at, start) + int(number)
+            if k >= len(at):
                 return found
+            start = at[k]
+            found = start + 1
         else:
-            keypat = re.compile(r"^\s*" + re.escape(name) + r"\s*=")
-            secpat = re.compile(r"^\s*\[\s*" + re.escape(name) + r"\s*\]")
-            for i in range(start, len(lines)):
-                if keypat.match(lines[i]) or secpat.match(lines[i]):
-                    return i + 1
-                if i > start and lines[i].lstrip().startswith("[[") and header:
-                    break
+            at = lines.names.get(name, [])
+            k = bisect.bisect_left(at, start)
+            if k < len(at):
+                stop = bisect.bisect_right(lines.arrays, start)
+                if not header or stop >= len(lines.arrays) or at[k] < lines.arrays[stop]:
+                    return at[k] + 1
             return found
     return found
 
@@ -209,9 +242,29 @@ class _Reader:
         self.file = file
         self.text = text
         self.problems: list[Problem] = []
+        self.more = False
+        """Problems were left out past ``MAX_PROBLEMS``."""
+        self._lines: _Lines | None = None
+
+    @property
+    def full(self) -> bool:
+        return len(self.problems) >= MAX_PROBLEMS
 
     def problem(self, path: str, message: str) -> None:
-        self.problems.append(Problem(self.file, path, message, _locate(self.text, path)))
+        if self.full:
+            self.more = True
+            return
+        if self.text and self._lines is None:
+            self._lines = _Lines(self.text)
+        self.problems.append(Problem(self.file, path, message, _locate(self.text, path, self._lines)))
+
+    def fail(self) -> ScenarioError:
+        """The error listing every problem found (the first ``MAX_PROBLEMS``, and a line saying so)."""
+        problems = list(self.problems)
+        if self.more:
+            problems.append(Problem(self.file, "", f"more problems not listed: only the first {MAX_PROBLEMS} "
+                                                   f"are reported"))
+        return ScenarioError(problems)
 
     def get(self, obj: dict, key: str, path: str, kind: type | tuple, default: Any = ..., ) -> Any:
         if key not in obj:
@@ -358,6 +411,34 @@ def _read_objectives(r: _Reader, raw: Any, width: float, height: float) -> list[
     return out
 
 
+def _check_bases(r: _Reader, elements: list[ElementSetup], book: Rulebook, width: float, height: float) -> None:
+    """Every stand on the table, and no two bases on the table overlapping (DD-3.20); stands under a Blind
+    or in reserve are not on the table yet. Each stand is checked against the stands before it, in order,
+    found through a spatial index (near-linear in the number of stands: only bases whose bounds meet are
+    compared)."""
+    stands = []
+    for i, el in enumerate(elements):
+        for j, st in enumerate(el.stands):
+            b = book.base_of(st.type)
+            stands.append((f"element[{i}].stand[{j}].at", st, base_rectangle(st.x, st.y, st.facing, b.width, b.depth),
+                           el.blind is None and not el.reserve))
+    placed = [(st.id, rect) for _, st, rect, on_table in stands if on_table]
+    tree = STRtree([rect for _, rect in placed]) if placed else None
+    k = 0  # how many placed stands come before this one
+    for path, st, rect, on_table in stands:
+        minx, miny, maxx, maxy = rect.bounds
+        if minx < 0 or miny < 0 or maxx > width or maxy > height:
+            r.problem(path, f"stand '{st.id}' at {[st.x, st.y]} is off the {width:g}x{height:g} table")
+        if not on_table:
+            continue
+        if not r.full:  # past the limit the rest are not listed (and not looked for)
+            for n in sorted(int(n) for n in tree.query(rect) if n < k):
+                other_id, other_rect = placed[n]
+                if rect.intersection(other_rect).area > 1e-6:
+                    r.problem(path, f"stand '{st.id}' overlaps stand '{other_id}' (DD-3.20)")
+        k += 1
+
+
 def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, book: Rulebook | None = None) -> Scenario:
     """Validate a raw scenario object and build a :class:`Scenario`, or raise :class:`ScenarioError`."""
     book = book or rulebook()
@@ -368,7 +449,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
     head = raw.get("scenario")
     if not isinstance(head, dict):
         r.problem("scenario", "the [scenario] table is required")
-        raise ScenarioError(r.problems)
+        raise r.fail()
     r.unknown(head, _SCEN, "scenario.")
     sid = r.get(head, "id", "scenario.", str)
     title = r.get(head, "title", "scenario.", str)
@@ -481,6 +562,9 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
 
     elements: list[ElementSetup] = []
     ids: set[str] = set(blind_ids)
+    blind_by_id: dict[str, BlindSetup] = {}
+    for b in blinds:
+        blind_by_id.setdefault(b.id, b)  # the first of a duplicated id, as before
     for i, e in enumerate(raw.get("element", [])):
         p = f"element[{i}]."
         if not isinstance(e, dict):
@@ -511,13 +595,13 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if reserve and blind is not None:
             r.problem(p + "reserve", "a reserve is off the table and cannot also be under a blind (DD-4.8)")
         if blind is not None:
-            match = [b for b in blinds if b.id == blind]
-            if not match:
+            match = blind_by_id.get(blind)
+            if match is None:
                 r.problem(p + "blind", f"no blind '{blind}'")
-            elif match[0].dummy:
+            elif match.dummy:
                 r.problem(p + "blind", f"blind '{blind}' is a dummy and holds nothing")
-            elif eside is not None and match[0].side != eside:
-                r.problem(p + "blind", f"blind '{blind}' belongs to the {match[0].side} side")
+            elif eside is not None and match.side != eside:
+                r.problem(p + "blind", f"blind '{blind}' belongs to the {match.side} side")
         stands: list[StandSetup] = []
         raw_stands = e.get("stand", [])
         if not isinstance(raw_stands, list) or not raw_stands:
@@ -552,20 +636,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         )
 
     # Geometry checks: on the table, no overlapping bases (DD-3.20), at least one element each side.
-    placed = []
-    for i, el in enumerate(elements):
-        for j, st in enumerate(el.stands):
-            b = book.base_of(st.type)
-            rect = base_rectangle(st.x, st.y, st.facing, b.width, b.depth)
-            minx, miny, maxx, maxy = rect.bounds
-            path = f"element[{i}].stand[{j}].at"
-            if minx < 0 or miny < 0 or maxx > width or maxy > height:
-                r.problem(path, f"stand '{st.id}' at {[st.x, st.y]} is off the {width:g}x{height:g} table")
-            if el.blind is None and not el.reserve:
-                for other_id, other_rect in placed:
-                    if rect.intersection(other_rect).area > 1e-6:
-                        r.problem(path, f"stand '{st.id}' overlaps stand '{other_id}' (DD-3.20)")
-                placed.append((st.id, rect))
+    _check_bases(r, elements, book, width, height)
     for side_id in SIDES:
         if sides and not any(e.side == side_id for e in elements) and not any(b.side == side_id for b in blinds):
             if side_id == "insurgent" and shadows:
@@ -574,7 +645,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
 
     objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))
     if r.problems:
-        raise ScenarioError(r.problems)
+        raise r.fail()
     return Scenario(
         id=sid, title=title, source=source, briefing=briefing, width=float(width), height=float(height),
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
@@ -633,12 +704,16 @@ def pacing_gap(s: Scenario, book: Rulebook | None = None) -> float:
         for st in el.stands:
             b = book.base_of(st.type)
             shapes[el.side].append(base_rectangle(st.x, st.y, st.facing, b.width, b.depth))
-    from shapely.geometry import Point
-
     for bl in s.blinds:
         shapes[bl.side].append(Point(bl.x, bl.y).buffer(0.55))  # 28 mm disc (DD-4.7)
-    best = math.inf
-    for a in shapes["allied"]:
-        for b in shapes["insurgent"]:
-            best = min(best, a.distance(b))
-    return best
+    allied, insurgent = shapes["allied"], shapes["insurgent"]
+    if not allied or not insurgent:
+        return math.inf
+    # The nearest insurgent shape to each allied one, through a spatial index; then, to answer exactly
+    # what comparing every pair answers, every pair within that gap (and a hair) measured as before.
+    tree = STRtree(insurgent)
+    _, gaps = tree.query_nearest(allied, return_distance=True)
+    reach = float(gaps.min())
+    reach += 1e-9 * max(1.0, reach)
+    near = tree.query(allied, predicate="dwithin", distance=reach)
+    return min(allied[int(a)].distance(insurgent[int(b)]) for a, b in zip(*near, strict=True))

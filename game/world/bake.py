@@ -22,12 +22,17 @@ anything that changes in play; line of sight itself (``game.world.los``).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
 import math
 import os
+import re
 import tempfile
+import time
 import zlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -40,7 +45,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 from trimesh.visual.material import PBRMaterial
 
-from game.rules.data import Rulebook, TerrainType, rulebook
+from game.terrain import TerrainBook, TerrainType, sight, terrain_book
 from game.world.features import Feature
 
 BAKE_VERSION = "1"
@@ -482,14 +487,14 @@ def canopy_class(terrain: TerrainType) -> str | None:
     without foliage (rubble, G-02); None when it is not a volume."""
     if terrain.canopy != "none":
         return terrain.canopy
-    if not terrain.building and 0 < terrain.los_cutoff < 24 and not terrain.overlay:
+    if not terrain.building and 0 < terrain.los_cutoff < sight().open.limit and not terrain.overlay:
         return terrain.id
     return None
 
 
-def build_nodes(spec: TableSpec, book: Rulebook | None = None) -> list[Node]:
+def build_nodes(spec: TableSpec, book: TerrainBook | None = None) -> list[Node]:
     """Every node of the baked table, in a stable order: ground, then features in scenario order."""
-    book = book or rulebook()
+    book = book or terrain_book()
     terrains = [(f, book.terrain[f.type]) for f in spec.features]
     hills = [f for f, t in terrains if t.elevation]
     sunk = [f.shape() for f, t in terrains if t.water or t.id == "paddy"]
@@ -571,7 +576,7 @@ def _export(node: Node) -> trimesh.Trimesh:
     return out
 
 
-def bake_glb(scenario: TableSpec, book: Rulebook | None = None) -> bytes:
+def bake_glb(scenario: TableSpec, book: TerrainBook | None = None) -> bytes:
     """Bake the scenario's terrain to a deterministic .glb (see the module docstring)."""
     nodes = build_nodes(scenario, book)
     scene = trimesh.Scene()
@@ -611,13 +616,19 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "dinkydau"
 
 
-def terrain_key(scenario: TableSpec, book: Rulebook | None = None) -> str:
+@functools.cache
+def _code_hash() -> str:
+    """The hash of this module's source (the bake's code is part of the cache key), read once."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def terrain_key(scenario: TableSpec, book: TerrainBook | None = None) -> str:
     """Content hash of what the bake depends on: the table, its features, their terrain rows, this code."""
-    book = book or rulebook()
+    book = book or terrain_book()
     used = sorted({f.type for f in scenario.features})
     blob = {
         "version": BAKE_VERSION,
-        "code": hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
+        "code": _code_hash(),
         "table": [scenario.width, scenario.height],
         "features": [asdict(f) for f in scenario.features],
         "terrain": {t: asdict(book.terrain[t]) for t in used},
@@ -637,19 +648,88 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def baked_path(scenario: TableSpec, book: Rulebook | None = None) -> Path:
-    """The baked .glb of a scenario's table, baking it on demand; cached by content hash."""
+KEEP_BAKES = 32
+"""Baked tables kept in the cache folder: when a new one is baked, all but the ``KEEP_BAKES`` most
+recently used are deleted (a few MB each; a process fed thousands of inline tables would fill the disk)."""
+TOUCH_AFTER = 600.0
+"""A bake found older than this (seconds) is touched when it is used again, so it counts as recent."""
+STALE_TMP = 3600.0
+"""A half-written bake (``table-*.glb.*.tmp``, left by a process that died writing it) older than this
+(seconds) is deleted too."""
+_BAKED = re.compile(r"table-[0-9a-f]{24}\.glb")
+_PARTIAL = re.compile(r"table-[0-9a-f]{24}\.glb\..+\.tmp")
+_HANDED: OrderedDict[Path, None] = OrderedDict()
+"""The bakes this process handed out last (never deleted while among the ``KEEP_BAKES`` latest)."""
+
+
+def baked_path(scenario: TableSpec, book: TerrainBook | None = None) -> Path:
+    """The baked .glb of a scenario's table, baking it on demand; cached by content hash, and at most
+    ``KEEP_BAKES`` (and the ones this process used last) kept (:func:`prune_bakes`)."""
     path = cache_dir() / f"table-{terrain_key(scenario, book)}.glb"
-    if not path.exists():
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        age = None
+    _HANDED[path] = None
+    _HANDED.move_to_end(path)
+    while len(_HANDED) > KEEP_BAKES:
+        _HANDED.popitem(last=False)
+    if age is None:
         _write_atomic(path, bake_glb(scenario, book))
+        prune_bakes(path.parent)
+    elif age > TOUCH_AFTER:
+        with contextlib.suppress(OSError):  # a read-only cache still serves its bakes
+            os.utime(path)
     return path
 
 
-def main_bake(path_or_id: str, out: str | Path | None = None) -> Path:
-    """``dinkydau bake SCENARIO [--out FILE]``: bake a shipped scenario (by id) or a scenario file."""
-    from game.rules.scenario import resolve_scenario
+def prune_bakes(folder: Path | None = None, keep: int | None = None) -> list[Path]:
+    """Delete the baked tables in the cache folder beyond the ``keep`` most recently used (by modification
+    time; those this process handed out last are kept too), and half-written ones left long ago. Only
+    regular files directly in the folder and named as a bake (``table-<hash>.glb``) are ever deleted:
+    nothing else in the folder (the client's models and saves may share it), nothing outside it, no link.
+    Returns what was deleted."""
+    folder = cache_dir() if folder is None else folder
+    keep = KEEP_BAKES if keep is None else keep
+    bakes: list[tuple[int, str]] = []
+    partial: list[str] = []
+    now = time.time()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                whole = _BAKED.fullmatch(name) is not None
+                if not whole and _PARTIAL.fullmatch(name) is None:
+                    continue
+                try:
+                    if not entry.is_file(follow_symlinks=False):
+                        continue
+                    mtime = entry.stat(follow_symlinks=False).st_mtime_ns
+                except OSError:
+                    continue
+                if whole:
+                    bakes.append((mtime, name))
+                elif now - mtime / 1e9 > STALE_TMP:
+                    partial.append(name)
+    except OSError:
+        return []
+    bakes.sort(reverse=True)
+    handed = {p.name for p in _HANDED if p.parent == folder}
+    doomed = [name for _, name in bakes[keep:] if name not in handed] + partial
+    removed = []
+    for name in doomed:
+        target = folder / name
+        try:
+            target.unlink()
+        except OSError:
+            continue
+        removed.append(target)
+    return removed
 
-    scenario = resolve_scenario(path_or_id)
+
+def main_bake(scenario: TableSpec, out: str | Path | None = None) -> Path:
+    """``dinkydau bake SCENARIO [--out FILE]``: bake a scenario's table (``game.cli`` resolves the
+    scenario, by id or file, so the world never imports the rules)."""
     if out is None:
         return baked_path(scenario)
     target = Path(out)

@@ -83,7 +83,13 @@ class Feature:
         return affinity.rotate(rect, self.rotation, origin=(x, y))
 
 
-@lru_cache(maxsize=1 << 16)
+BASES_KEPT = 1 << 13
+"""Base footprints each of the caches below keeps (the most recently asked): a few turns' worth of the
+places stands stand and the AI tries. Bounded small, so that a process playing game after game stops
+growing once they are full (issue 11), not after hundreds of games."""
+
+
+@lru_cache(maxsize=BASES_KEPT)
 def base_corners(x: float, y: float, facing: float, width: float, depth: float) -> tuple[Vec2, ...]:
     """The four corners of a stand's base (DD-1.7), counter-clockwise.
 
@@ -100,7 +106,7 @@ def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, fl
     return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=BASES_KEPT)
 def base_bounds(x: float, y: float, facing: float, width: float, depth: float) -> tuple[float, float, float, float]:
     """(min x, min y, max x, max y) of a stand's base: the bounds of :func:`base_rectangle`."""
     corners = base_corners(x, y, facing, width, depth)
@@ -108,7 +114,7 @@ def base_bounds(x: float, y: float, facing: float, width: float, depth: float) -
     return min(xs), min(ys), max(xs), max(ys)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=BASES_KEPT)
 def base_rectangle(x: float, y: float, facing: float, width: float, depth: float) -> Polygon:
     """A stand's base as a rotated rectangle (see :func:`base_corners`). Shapely geometries are
     immutable, so the rectangles are cached: the rules ask for the same bases many times per action.

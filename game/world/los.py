@@ -14,6 +14,7 @@ A sightline is a straight 3D segment from an eye to a target point, cast through
    each canopy class crossed (G-02: the cutoff caps the *total* length, DD-4.4), the open limit of 24"
    (+6" when either end stands 2" or more above the table, DD-4.41), the weather (monsoon 3", DD-3.8;
    mist, G-07) and the time of day (G-23; either end inside an illuminated circle gives daylight).
+   The values are data: ``game/data/sight.toml`` (``game.terrain.Sight``).
 
 Every rule above is symmetric in the two ends, so LOS is mutual (DD-4.5). Stand to stand, rays run
 from each stand's eye (on its base edge nearest the other) to sample points on the other's base and
@@ -41,7 +42,8 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
-from game.rules.data import Rulebook, rulebook
+from game.terrain import TerrainBook, terrain_book
+from game.terrain import sight as sight_limits
 from game.world.bake import baked_path
 from game.world.features import base_rectangle
 from game.world.raytrace import _INVALID, MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
@@ -50,12 +52,12 @@ __all__ = ["Conditions", "LosResult", "Observer", "TableLOS", "TerrainFileError"
 
 EYE_HEIGHT = 0.6
 """A 15mm figure's eye above its base, inches (DESIGN §3: a standing figure is about 0.7")."""
-OPEN_LIMIT = 24.0  # DD-4.1, DD-4.2
-ELEVATION_BONUS = 6.0  # DD-4.41
-ELEVATED = 2.0  # DD-4.41: 2" or more above table level
-TIME_CAPS = {"day": None, "dawn": 12.0, "dusk": 12.0, "night_moonlit": 6.0, "night_dark": 3.0}  # G-23
-TIME_LIMIT = {"dawn": "dawn", "dusk": "dusk", "night_moonlit": "night_moonlit", "night_dark": "night_dark"}
-MONSOON = 3.0  # DD-3.8
+LIMITS = sight_limits()
+"""The visual limits before terrain (game/data/sight.toml): open, elevation, weather, time of day."""
+OPEN_LIMIT = LIMITS.open.limit  # DD-4.1, DD-4.2
+ELEVATION_BONUS = LIMITS.elevation.bonus  # DD-4.41
+ELEVATED = LIMITS.elevation.height  # DD-4.41: 2" or more above table level
+TIME_CAPS = {t.id: t.cap or None for t in LIMITS.time.values()}  # G-23: None where there is no cap
 SOLID_CLEARANCE = 0.01
 """A solid hit this close to the target belongs to the target's own spot (its ground), not between."""
 Q = 100.0
@@ -86,21 +88,16 @@ class Conditions:
         return cls(weather=scenario.weather, time_of_day=scenario.time_of_day)
 
     def __post_init__(self) -> None:
-        if self.weather not in ("clear", "mist", "monsoon"):
-            raise ValueError(f"unknown weather {self.weather!r} (clear, mist, monsoon)")
+        if self.weather not in LIMITS.weather:
+            raise ValueError(f"unknown weather {self.weather!r} ({', '.join(LIMITS.weather)})")
         if self.time_of_day not in TIME_CAPS:
             raise ValueError(f"unknown time of day {self.time_of_day!r} ({', '.join(TIME_CAPS)})")
 
     def weather_cap(self) -> tuple[float | None, str, str]:
         """The weather's cap on any sightline: (inches or None, limit name, clause)."""
-        if self.weather == "monsoon":
-            return MONSOON, "monsoon", "DD-3.8"
-        if self.weather == "mist":
-            if self.turn <= 2:
-                return 6.0, "mist", "G-07"
-            if self.turn <= 4:
-                return 12.0, "mist", "G-07"
-        return None, "", ""
+        w = LIMITS.weather[self.weather]
+        cap = w.cap_on(self.turn)
+        return (cap, w.id, w.clause) if cap is not None else (None, "", "")
 
 
 @dataclass(frozen=True)
@@ -211,17 +208,18 @@ class Sight(NamedTuple):
 
 KILL_PLAN = 0.0051
 """Plan inches inside a volume that are sure to count: more than the 0.005" that quantises to 0.01"."""
-CACHE_LIMIT = 100_000
-MEMO_LIMIT = 50_000
-"""Per-observer entries kept before the caches start over."""
+CACHE_LIMIT = 2_500
+MEMO_LIMIT = 5_000
+"""Per-observer (and per sightline end) entries a table keeps before its caches start over: a few games'
+worth, so a table kept warm between games stops growing early (issue 11)."""
 
 
 class TableLOS:
     """Line of sight and terrain queries over one baked (or hand-made) table."""
 
-    def __init__(self, geometry: TableGeometry, book: Rulebook | None = None):
+    def __init__(self, geometry: TableGeometry, book: TerrainBook | None = None):
         self.geo = geometry
-        self.book = book or rulebook()
+        self.book = book or terrain_book()
         self.width, self.height = geometry.width, geometry.height
         parts = geometry.parts
         self.classes: list[str] = sorted({p.canopy for p in parts if p.canopy})
@@ -232,8 +230,8 @@ class TableLOS:
                                      for c in self.classes] + [False])
         self.part_class = np.array([self.class_index[p.canopy] if p.canopy else -1 for p in parts] + [-1])
         self.part_cutoff = self.class_cutoff[self.part_class]
-        self.limit_names = [*self.classes, "open", "elevated", "monsoon", "mist", "dawn", "dusk", "night_moonlit",
-                            "night_dark", "ground", "building", "smoke"]
+        self.limit_names = [*self.classes, "open", "elevated", *LIMITS.weather, *LIMITS.time,
+                            "ground", "building", "smoke"]
         self._limit = {n: i for i, n in enumerate(self.limit_names)}
         self.dense_plan = shapely.union_all(
             [p.footprint for p in parts if p.footprint is not None
@@ -283,13 +281,14 @@ class TableLOS:
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
-    def from_glb(cls, path: str | Path | bytes, width: float, height: float, book: Rulebook | None = None) -> TableLOS:
+    def from_glb(cls, path: str | Path | bytes, width: float, height: float, book: TerrainBook | None = None
+                 ) -> TableLOS:
         """A table from any .glb following ``docs/terrain.md`` (a baked one, or one made in Blender)."""
-        book = book or rulebook()
+        book = book or terrain_book()
         return cls(TableGeometry.load(path, width, height, book), book)
 
     @classmethod
-    def from_scenario(cls, scenario: Any, book: Rulebook | None = None) -> TableLOS:
+    def from_scenario(cls, scenario: Any, book: TerrainBook | None = None) -> TableLOS:
         """The scenario's table, baked on demand and cached (``game.world.bake.baked_path``)."""
         return cls.from_glb(baked_path(scenario, book), scenario.width, scenario.height, book)
 
@@ -411,7 +410,7 @@ class TableLOS:
                 lit |= np.hypot(targets[:, 0] - cx, targets[:, 1] - cy) <= r
             lower = ~lit & (tcap < cutoff)
             cutoff = np.where(lower, tcap, cutoff)
-            limit = np.where(lower, self._limit[TIME_LIMIT[conditions.time_of_day]], limit)
+            limit = np.where(lower, self._limit[conditions.time_of_day], limit)
         wcap, wname, _ = conditions.weather_cap()
         if wcap is not None:
             lower = wcap < cutoff
@@ -722,7 +721,7 @@ class TableLOS:
             for cx, cy, r in conditions.illuminated:
                 lit = lit or bool(np.hypot(ex - cx, ey - cy) <= r) or bool(np.hypot(tx - cx, ty - cy) <= r)
             if not lit and tcap < cutoff:
-                cutoff, limit = tcap, self._limit[TIME_LIMIT[conditions.time_of_day]]
+                cutoff, limit = tcap, self._limit[conditions.time_of_day]
         wcap, wname, _ = conditions.weather_cap()
         if wcap is not None and wcap < cutoff:
             cutoff, limit = wcap, self._limit[wname]
@@ -1077,7 +1076,7 @@ class TableLOS:
         extra = {"elevated": s.elevated, "woodline": list(s.band), "traced": not s.far}
         name = self.limit_names[s.limit]
         cutoff = s.cutoff
-        clause = _LIMIT_CLAUSE.get(name, "G-23")
+        clause = _LIMIT_CLAUSE.get(name, "")
         if s.far:
             return LosResult(False, fraction, dist, {}, cutoff, name, None, clause,
                              f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline '
@@ -1223,8 +1222,9 @@ def _release_freed_memory() -> None:
 _MALLOC_TRIM: Any = None
 
 
-_LIMIT_CLAUSE = {"open": "DD-4.1", "elevated": "DD-4.41", "monsoon": "DD-3.8", "mist": "G-07"}
-"""The clause of each limit that is not terrain (the time of day's is G-23)."""
+_LIMIT_CLAUSE = {"open": LIMITS.open.clause, "elevated": LIMITS.elevation.clause,
+                 **{w.id: w.clause for w in LIMITS.weather.values()}, **{t.id: t.clause for t in LIMITS.time.values()}}
+"""The clause of each limit that is not terrain (sight.toml); a canopy class's is set where it applies."""
 
 
 TAIL_RAYS = 24

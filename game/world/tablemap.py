@@ -18,10 +18,10 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
-from game.rules.data import Rulebook, TerrainType
+from game.terrain import COVER_ORDER, TerrainBook, TerrainType
 from game.world.features import Feature, apart
 
-COVER_ORDER = {"open": 0, "water": 0, "light": 1, "medium": 2, "heavy": 3}
+__all__ = ["COVER_ORDER", "TableMap", "TerrainHit"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class TerrainHit:
 class TableMap:
     """Plan-view terrain lookups for one table."""
 
-    def __init__(self, width: float, height: float, features: tuple[Feature, ...], book: Rulebook):
+    def __init__(self, width: float, height: float, features: tuple[Feature, ...], book: TerrainBook):
         self.width = width
         self.height = height
         self.book = book
@@ -122,6 +122,8 @@ class TableMap:
         """
         key = centre_path.wkb
         if key not in self._trail_cache:
+            if len(self._trail_cache) > 50_000:  # bounded like the other caches of the game's table
+                self._trail_cache.clear()
             self._trail_cache[key] = self._covered_by_trails(centre_path)
         return self._trail_cache[key]
 
