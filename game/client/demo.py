@@ -13,6 +13,13 @@ caption queues are bounded, and every timed thing is tied to the game that asked
 
     dinkydau demo [SCENARIO] [--idle-minutes 3] [--pace 1.0] [--fullscreen]
     dinkydau demo --offscreen --frames 400      # headless run: renders N frames and prints a summary
+    dinkydau demo --soak 24 --offscreen         # an accelerated day: the loop on a simulated clock
+
+``--soak HOURS`` runs the loop game after game for that many hours of a simulated clock (each frame
+advances it ``--soak-step`` seconds; time spent waiting for the engine does not count) with the
+presenter at its instant speed, and prints the games played and the resident memory of this process
+and of the engine every simulated hour; then a summary, and exits 0 (issue 11: a convention machine runs
+all day).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import re
 import sys
 import time
 from collections import deque
+from typing import Any
 
 CAPTION_EVENTS = ("ambush", "assault", "assault_result", "surrounded", "eliminated", "casualty", "hit", "fire",
                   "structure", "smoke", "retreat", "status", "activate", "turn", "game_over")
@@ -49,7 +57,33 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-shadows", action="store_true", help="no sun shadows")
     p.add_argument("--shadows", action="store_true", help="sun shadows even on a software renderer")
     p.add_argument("--ui-scale", type=float, default=1.0)
+    p.add_argument("--soak", type=float, default=None, metavar="HOURS", help="run the loop for this many "
+                   "hours of a simulated clock, animations instant, printing memory and games as it goes")
+    p.add_argument("--soak-step", type=float, default=1.0, metavar="SECONDS",
+                   help="with --soak: simulated seconds a frame (default 1)")
+    p.add_argument("--soak-report", type=float, default=60.0, metavar="MINUTES",
+                   help="with --soak: print a line every this many simulated minutes (default 60)")
     return p.parse_args(argv)
+
+
+_MALLOC_TRIM: Any = None
+
+
+def release_freed_memory() -> None:
+    """Hand the heap freed by the last table back to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): a table's meshes, textures and interval trees come and go with every loop, and glibc keeps
+    what they freed in its arenas, where it counts as resident memory all day."""
+    global _MALLOC_TRIM
+    if _MALLOC_TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _MALLOC_TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _MALLOC_TRIM = False
+    if _MALLOC_TRIM:
+        _MALLOC_TRIM(0)
 
 
 class AttractMode:
@@ -70,6 +104,7 @@ class AttractMode:
         self.index = -1
         self.scenario: str | None = None
         self.games = 0  # demo games started
+        self.finished = 0  # demo games played to their end
         self.steps = 0  # event batches seen in demo games
         self.events_seen = 0
         self.seeds: list[int] = []
@@ -123,6 +158,7 @@ class AttractMode:
         self.captions.clear()
         self.over_at = None
         self.game_started = self.last_progress = self.clock()
+        release_freed_memory()  # the last table's meshes and textures are gone: give their heap back
         app.step_pause = 1.4 * self.pace
         app.autosave_enabled = False
         app.start_game(self.scenario, "allied", "watch", self.threat, seed,
@@ -194,6 +230,7 @@ class AttractMode:
             self.app.game_over_hook = self.on_game_over
             return
         if self.over_at is None:
+            self.finished += 1
             winner = result.get("winner")
             head = f"{SIDE_NAME.get(winner, winner)} win!" if winner else "A draw"
             self.captions.append(f"{head} {result.get('reason', '')}".strip())
@@ -260,11 +297,90 @@ class AttractMode:
         app.game_over_hook = None
 
     def summary(self) -> dict:
-        return {"state": self.state, "games": self.games, "steps": self.steps, "events": self.events_seen,
+        return {"state": self.state, "games": self.games, "finished": self.finished, "steps": self.steps,
+                "events": self.events_seen,
                 "scenario": self.scenario, "seeds": self.seeds[-5:],
                 "turn": self.app.view.get("turn"), "geoms": self.app.scene.geom_count() if self.app.scene else 0,
                 "effects": self.app.scene.effects.count() if self.app.scene else 0,
                 "shots": self.director.shots, "cuts": self.director.cuts}
+
+
+def simulated_clock(app, step: float):
+    """Put the frame clock on simulated time: each frame advances it ``step`` seconds, however long it
+    took (Panda3D's non-real-time mode: the tasks, the intervals, the presenter and the director all
+    follow it). Returns the clock for the attract mode."""
+    import panda3d.core as p3d
+
+    clock = app.base.clock
+    clock.set_mode(p3d.ClockObject.M_non_real_time)
+    clock.set_frame_rate(1.0 / step)
+    return clock.get_frame_time
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    """Resident memory of a process, MB (``/proc/PID/statm``; 0 where there is none)."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _engine_pid(app) -> int | None:
+    proc = getattr(getattr(app.link, "engine", None), "proc", None)
+    return getattr(proc, "pid", None)
+
+
+def _wait_for_engine(app, limit: float = 120.0) -> None:
+    """Deliver the engine's answers until none is outstanding, in real time: on the simulated clock the
+    engine answers at once (its thinking is not attract-mode time)."""
+    deadline = time.monotonic() + limit
+    while app.link.busy and time.monotonic() < deadline:
+        if not app.link.poll():
+            time.sleep(0.001)
+
+
+def soak(app, demo: AttractMode, hours: float, report_s: float = 3600.0, out=None) -> dict:
+    """The attract loop for ``hours`` of simulated time (``simulated_clock``), the presenter instant: a
+    line with the games and the memory every ``report_s`` simulated seconds, and a summary at the end."""
+    from game.client.presenter import INSTANT
+
+    out = out or sys.stdout
+    clock = app.base.clock
+    start, t0 = clock.get_frame_time(), time.monotonic()
+    end, next_report = start + hours * 3600.0, start + report_s
+    first: tuple[float, float] | None = None
+
+    def line(now: float) -> tuple[float, float]:
+        client, engine = rss_mb(), rss_mb(_engine_pid(app) or 0)
+        print(f"soak: {(now - start) / 3600:6.2f} h simulated, {time.monotonic() - t0:7.1f} s real: "
+              f"{demo.games:5d} games ({demo.finished} to the end), client RSS {client:7.1f} MB, "
+              f"engine RSS {engine:7.1f} MB", file=out, flush=True)
+        return client, engine
+
+    frames = 0
+    while clock.get_frame_time() < end:
+        _wait_for_engine(app)
+        presenter = app.presenter
+        if presenter is not None and presenter.speed != INSTANT:
+            presenter.set_speed(INSTANT)
+        app.base.task_mgr.step()
+        frames += 1
+        now = clock.get_frame_time()
+        if now >= next_report:
+            mem = line(now)
+            first = first or mem
+            next_report += report_s
+    last = line(clock.get_frame_time())
+    summary = {**demo.summary(), "soak_hours": hours, "frames": frames,
+               "real_seconds": round(time.monotonic() - t0, 1), "client_rss_mb": round(last[0], 1),
+               "engine_rss_mb": round(last[1], 1)}
+    if first is not None:
+        summary["first_report_rss_mb"] = [round(first[0], 1), round(first[1], 1)]
+    print(json.dumps(summary), file=out, flush=True)
+    return summary
 
 
 def demo_main(argv: list[str] | None = None) -> int:
@@ -276,8 +392,11 @@ def demo_main(argv: list[str] | None = None) -> int:
         print("dinkydau demo: no display here (neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
               "To run it headless, for example:\n  dinkydau demo --offscreen --frames 400", file=sys.stderr)
         return 2
-    if args.offscreen and not args.frames:
-        print("dinkydau demo: --offscreen needs --frames N", file=sys.stderr)
+    if args.offscreen and not args.frames and args.soak is None:
+        print("dinkydau demo: --offscreen needs --frames N (or --soak HOURS)", file=sys.stderr)
+        return 2
+    if args.soak is not None and (args.soak <= 0 or args.soak_step <= 0 or args.soak_report <= 0):
+        print("dinkydau demo: --soak, --soak-step and --soak-report must be positive", file=sys.stderr)
         return 2
     try:
         settings = settings_from(args)
@@ -286,12 +405,19 @@ def demo_main(argv: list[str] | None = None) -> int:
         return 2
     app = DinkyDauApp(settings)
     try:
+        clock = time.monotonic
+        if args.soak is not None:
+            clock = simulated_clock(app, args.soak_step)
         demo = AttractMode(app, [args.scenario] if args.scenario else None, idle_s=args.idle_minutes * 60,
                            pace=args.pace, seed=args.seed, threat=args.threat,
-                           max_game_s=args.max_game_minutes * 60)
-        if args.frames and not args.scenario:  # headless: ask for the scenarios before counting frames
+                           max_game_s=args.max_game_minutes * 60, clock=clock)
+        if (args.frames or args.soak is not None) and not args.scenario:
+            # headless: ask for the scenarios before counting frames
             demo.scenarios = [s["id"] for s in app.link.call("engine.hello").get("scenarios", [])]
         demo.start()
+        if args.soak is not None:
+            soak(app, demo, args.soak, args.soak_report * 60)
+            return 0
         if args.frames:
             for _ in range(args.frames):  # at most 60 frames a second, as a screen would show them
                 t = time.monotonic()

@@ -121,4 +121,7 @@ class TableScene:
     def destroy(self) -> None:
         self.effects.destroy()
         self.pieces.destroy()
+        # The root's LightAttrib holds a NodePath of the sun, its own child, and so the whole table:
+        # a reference cycle Panda3D never frees (some MB a game left behind). Break it first.
+        self.root.clear_light()
         self.root.remove_node()

@@ -63,3 +63,28 @@ def test_demo_args():
     a = parse_args(["rubber_plantation", "--offscreen", "--frames", "300", "--idle-minutes", "2"])
     assert a.scenario == "rubber_plantation" and a.frames == 300 and a.idle_minutes == 2.0
     assert parse_args([]).idle_minutes == 3.0
+
+
+def test_demo_soak_runs_a_simulated_stretch_and_exits(tmp_path):
+    # issue 11: `dinkydau demo --soak HOURS --offscreen` plays the loop on a simulated clock, the
+    # presenter instant, printing the games and the memory as it goes, and exits 0 at the end.
+    real_engine_or_skip()
+    code = ("import sys; from game.client.app import main; sys.exit(main(['--demo', 'village_sweep', '--offscreen', "
+            "'--soak', '0.005', '--soak-report', '0.1', '--size', '160x90', '--no-shadows', '--seed', '5']))")
+    env = dict(os.environ, DINKYDAU_CACHE=str(tmp_path / "cache"))
+    t = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.strip().splitlines()
+    reports = [x for x in lines if x.startswith("soak: ")]
+    assert len(reports) >= 3 and "games" in reports[-1] and "engine RSS" in reports[-1], lines
+    summary = json.loads(lines[-1])
+    assert summary["soak_hours"] == 0.005 and summary["frames"] == 18  # 18 s simulated, a second a frame
+    assert summary["games"] >= 1 and summary["steps"] >= 1 and summary["client_rss_mb"] > 0, summary
+    assert time.monotonic() - t < 60
+
+
+def test_demo_soak_args():
+    a = parse_args(["--soak", "24", "--offscreen"])
+    assert a.soak == 24.0 and a.soak_step == 1.0 and a.soak_report == 60.0
+    assert parse_args([]).soak is None
