@@ -31,7 +31,8 @@ import re
 import sys
 import time
 from collections import deque
-from typing import Any
+
+from game.memory import release_freed_memory
 
 CAPTION_EVENTS = ("ambush", "assault", "assault_result", "surrounded", "eliminated", "casualty", "hit", "fire",
                   "structure", "smoke", "retreat", "status", "activate", "turn", "game_over")
@@ -64,26 +65,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--soak-report", type=float, default=60.0, metavar="MINUTES",
                    help="with --soak: print a line every this many simulated minutes (default 60)")
     return p.parse_args(argv)
-
-
-_MALLOC_TRIM: Any = None
-
-
-def release_freed_memory() -> None:
-    """Hand the heap freed by the last table back to the system (glibc's ``malloc_trim``; elsewhere
-    nothing): a table's meshes, textures and interval trees come and go with every loop, and glibc keeps
-    what they freed in its arenas, where it counts as resident memory all day."""
-    global _MALLOC_TRIM
-    if _MALLOC_TRIM is None:
-        import ctypes
-        import ctypes.util
-
-        try:
-            _MALLOC_TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            _MALLOC_TRIM = False
-    if _MALLOC_TRIM:
-        _MALLOC_TRIM(0)
 
 
 class AttractMode:

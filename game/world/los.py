@@ -26,8 +26,6 @@ arcs; partial views through windows (buildings block whole).
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import gc
 import math
 import threading
@@ -42,6 +40,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
+from game.memory import release_freed_memory
 from game.terrain import TerrainBook, terrain_book
 from game.terrain import sight as sight_limits
 from game.world.bake import baked_path
@@ -277,7 +276,7 @@ class TableLOS:
         self._bodies: dict[Observer, np.ndarray] = {}
         self._trees: dict[Observer, float] = {}
         gc.collect()  # the load's trimesh meshes hold reference cycles
-        _release_freed_memory()
+        release_freed_memory()
 
     # -- construction ------------------------------------------------------------------------------
     @classmethod
@@ -1204,22 +1203,6 @@ def _darray(values: np.ndarray) -> array:
     return array("d", np.ascontiguousarray(values, np.float64).tobytes())
 
 
-def _release_freed_memory() -> None:
-    """Hand the heap freed after a load back to the system (glibc's ``malloc_trim``; elsewhere nothing).
-
-    Loading a table allocates and frees some hundred MB of temporaries (trimesh meshes, float64 copies,
-    the plan grid's bins); glibc keeps most of it in its arenas, where it counts as resident memory."""
-    global _MALLOC_TRIM
-    if _MALLOC_TRIM is None:
-        try:
-            _MALLOC_TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-        except (OSError, AttributeError):
-            _MALLOC_TRIM = False
-    if _MALLOC_TRIM:
-        _MALLOC_TRIM(0)
-
-
-_MALLOC_TRIM: Any = None
 
 
 _LIMIT_CLAUSE = {"open": LIMITS.open.clause, "elevated": LIMITS.elevation.clause,
