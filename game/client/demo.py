@@ -25,6 +25,7 @@ all day).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import re
@@ -336,9 +337,11 @@ def soak(app, demo: AttractMode, hours: float, report_s: float = 3600.0, out=Non
 
     def line(now: float) -> tuple[float, float]:
         client, engine = rss_mb(), rss_mb(_engine_pid(app) or 0)
+        nodes = len(app.render.find_all_matches("**")) + len(app.base.aspect2d.find_all_matches("**"))
         print(f"soak: {(now - start) / 3600:6.2f} h simulated, {time.monotonic() - t0:7.1f} s real: "
               f"{demo.games:5d} games ({demo.finished} to the end), client RSS {client:7.1f} MB, "
-              f"engine RSS {engine:7.1f} MB", file=out, flush=True)
+              f"engine RSS {engine:7.1f} MB; {nodes} nodes, {len(app.base.task_mgr.getAllTasks())} tasks, "
+              f"{len(gc.get_objects())} Python objects", file=out, flush=True)
         return client, engine
 
     frames = 0

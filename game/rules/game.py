@@ -100,7 +100,7 @@ class TableCache:
 
 KEEP_TABLES = 4
 """Tables kept after their last game ends (the most recently opened first)."""
-SIGHTLINES_KEPT = 2_000
+SIGHTLINES_KEPT = 1_500
 """Sightlines a table keeps per generation (``Recent``): some ten games' worth of new ones (a result is
 most of a KB), so a table kept warm stops growing after its first games."""
 ELEVATIONS_KEPT = 10_000

@@ -235,7 +235,7 @@ def token_shape(token: dict):
     return disc(token["x"], token["y"], TOKEN_RADIUS)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def disc(x: float, y: float, radius: float):
     """A round footprint on the table (a casualty token, a Blind marker): immutable, so cached by
     position."""

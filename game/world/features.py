@@ -83,7 +83,7 @@ class Feature:
         return affinity.rotate(rect, self.rotation, origin=(x, y))
 
 
-BASES_KEPT = 1 << 13
+BASES_KEPT = 1 << 12
 """Base footprints each of the caches below keeps (the most recently asked): a few turns' worth of the
 places stands stand and the AI tries. Bounded small, so that a process playing game after game stops
 growing once they are full (issue 11), not after hundreds of games."""

@@ -207,8 +207,8 @@ class Sight(NamedTuple):
 
 KILL_PLAN = 0.0051
 """Plan inches inside a volume that are sure to count: more than the 0.005" that quantises to 0.01"."""
-CACHE_LIMIT = 2_500
-MEMO_LIMIT = 5_000
+CACHE_LIMIT = 1_500
+MEMO_LIMIT = 3_000
 """Per-observer (and per sightline end) entries a table keeps before its caches start over: a few games'
 worth, so a table kept warm between games stops growing early (issue 11)."""
 
