@@ -41,13 +41,13 @@ def play(scenario: str, seed: int, threat: int = 2) -> dict:
                       and st.id not in _faded(s)) for side in ("allied", "insurgent")}
     return {"seed": seed, "winner": res["winner"], "vp": res["vp"], "reason": res["reason"], "turns": s.turn,
             "steps": steps, "allied_lost": lost["allied"], "insurgent_lost": lost["insurgent"],
-            "allied_kia": sum(1 for t in s.tokens if t.get("side") == "allied" and t["state"] == "kia"),
-            "doom": (s.solo or {}).get("doom", 0), "seconds": round(time.perf_counter() - t0, 3)}
+            "allied_kia": sum(1 for t in s.tokens if t.side == "allied" and t.state == "kia"),
+            "doom": (s.solo.doom if s.solo else 0), "seconds": round(time.perf_counter() - t0, 3)}
 
 
 def _faded(s) -> set[str]:
     out: set[str] = set()
-    for eid in (s.solo or {}).get("faded", []):
+    for eid in (s.solo.faded if s.solo else []):
         out.update(s.elements[eid].stands)
     return out
 

@@ -2,7 +2,7 @@
 
 A save document is JSON:
 
-    {"format": "dinkydau-save", "version": 2, "ruleset": "dinky_dau",
+    {"format": "dinkydau-save", "version": 3, "ruleset": "dinky_dau",
      "scenario": {...the scenario object...}, "seed": 7, "players": {...}, "referee": false,
      "seats": {"allied": [{"name": "Ames", "commands": ["hq", "wpn"]}, ...]},   (co-op sides only)
      "actions": [{"side": "allied", "action": {...}, "seat": "Ames"},
@@ -43,10 +43,12 @@ from game.rules.players import ai_may_act, before_ai_acts, new_game
 from game.rules.scenario import ScenarioError
 
 FORMAT = "dinkydau-save"
-VERSION = 2
-READS = (2,)
+VERSION = 3
+READS = (3,)
 OLD = {1: "a version 1 save replayed the computer's moves by running the AI again, and did not cover "
-          "its metadata; this engine replays recorded moves only"}
+          "its metadata; this engine replays recorded moves only",
+       2: "a version 2 save holds the state before each chapter kept its own typed state (CASEVAC, the "
+          "Jungle Ghost, clocks and casualty tokens), so its snapshot hashes cannot be checked by this engine"}
 SNAPSHOT_EVERY = 10
 
 

@@ -24,20 +24,21 @@ both sides (DESIGN §6); a hidden enemy that fires at the helicopter is revealed
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from shapely.geometry import Point
 
+from game.rules.chapters import Chapter, Step, register_chapter, tables
 from game.rules.data import DATA_DIR, DataError, load_sections, one_of
 from game.rules.dice import Modifier, natural_success, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, SideActionKind, register, register_side
 from game.rules.memo import table_memo
-from game.rules.state import Element, Stand, base_of, token_shape
+from game.rules.state import Clock, Element, Stand, Token, base_of, token_shape
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -109,9 +110,48 @@ def load_casevac(directory: Path = DATA_DIR) -> CasevacRules:
     return rules
 
 
-@cache
-def casevac() -> CasevacRules:
-    return load_casevac()
+def casevac(g: Game) -> CasevacRules:
+    """CASEVAC's tables as this game's rulebook has them (``chapters.tables``)."""
+    return tables(g.book, "casevac")
+
+
+# -- its state ----------------------------------------------------------------------------------------
+@dataclass
+class Smoke:
+    """The coloured smoke marking the LZ (DD-6.7, G-18)."""
+
+    id: str
+    x: float
+    y: float
+    colour: str
+    stand: str
+    turn: int
+
+
+@dataclass
+class Helicopter:
+    """The UH-1 on the LZ (DD-6.8): it waits through the Engagement phase and leaves in Phase 3."""
+
+    id: str
+    x: float
+    y: float
+    colour: str
+    radius: float
+    damaged: bool
+    turn: int
+
+
+@dataclass
+class CasevacState:
+    """CASEVAC's state (``GameState.chapters["casevac"]``)."""
+
+    calls: int = 0
+    """Dustoff calls made (their ids: ``dustoff1``, ...)."""
+    smoke: Smoke | None = None
+    helicopter: Helicopter | None = None
+    next_clock: int | None = None
+    """The next call's clock after a shoot-down (G-33 (7)); None: the usual one."""
+    wrecks: int = 0
 
 
 # -- helpers ----------------------------------------------------------------------------------------
@@ -119,17 +159,17 @@ def contact(g: Game) -> float:
     return g.book.command.base_contact
 
 
-def carrier_of(g: Game, tok: dict) -> Stand | None:
+def carrier_of(g: Game, tok: Token) -> Stand | None:
     """The living stand carrying a token, or None."""
-    sid = tok.get("carrier")
+    sid = tok.carrier
     st = g.state.stands.get(sid) if sid else None
     return st if st is not None and st.alive else None
 
 
-def carried_by(g: Game, stand_id: str) -> dict | None:
+def carried_by(g: Game, stand_id: str) -> Token | None:
     """The token a stand carries (G-33 (1): one at most), or None."""
     for tok in g.state.tokens:
-        if tok.get("carrier") == stand_id and tok["state"] != "extracted":
+        if tok.carrier == stand_id and tok.state != "extracted":
             return tok
     return None
 
@@ -137,12 +177,12 @@ def carried_by(g: Game, stand_id: str) -> dict | None:
 @table_memo(lambda: ())
 def litter_bearers(g: Game) -> set[str]:
     """Ids of the living stands now carrying a Casualty Token (DD-6.2)."""
-    return {st.id for tok in g.state.tokens if tok["state"] != "extracted"
+    return {st.id for tok in g.state.tokens if tok.state != "extracted"
             for st in [carrier_of(g, tok)] if st is not None}
 
 
 def is_bearer(g: Game, stand: Stand) -> bool:
-    return any(tok.get("carrier") == stand.id and tok["state"] != "extracted" for tok in g.state.tokens) \
+    return any(tok.carrier == stand.id and tok.state != "extracted" for tok in g.state.tokens) \
         and stand.alive
 
 
@@ -154,28 +194,28 @@ def healthy(g: Game, stand: Stand) -> bool:
 @table_memo(lambda: ())
 def on_table_tokens(g: Game) -> list[dict]:
     """Allied Casualty Tokens still on the table (not extracted)."""
-    return [t for t in g.state.tokens if t.get("side") == "allied" and t["state"] != "extracted"]
+    return [t for t in g.state.tokens if t.side == "allied" and t.state != "extracted"]
 
 
-def touching(g: Game, stand: Stand, tok: dict) -> bool:
+def touching(g: Game, stand: Stand, tok: Token) -> bool:
     return base_of(g.book, stand).distance(token_shape(tok)) <= contact(g) + 1e-9
 
 
 def follow(g: Game) -> None:
     """Carried tokens travel with their Litter Team (DD-6.2); a token whose carrier died is dropped."""
     for tok in g.state.tokens:
-        if not tok.get("carrier"):
+        if not tok.carrier:
             continue
         st = carrier_of(g, tok)
-        if st is None or tok["state"] == "extracted":
-            if tok["state"] != "extracted":
-                tok.pop("carrier", None)
+        if st is None or tok.state == "extracted":
+            if tok.state != "extracted":
+                tok.carrier = None
             continue
-        tok["x"], tok["y"] = st.x, st.y
+        tok.x, tok.y = st.x, st.y
 
 
-def cv_state(g: Game) -> dict:
-    return g.state.casevac
+def cv_state(g: Game) -> CasevacState:
+    return g.state.chapters["casevac"]
 
 
 def grounded(g: Game) -> bool:
@@ -191,7 +231,7 @@ def escorted(g: Game) -> bool:
 def dustoff_busy(g: Game) -> bool:
     """G-33 (7): only one Dustoff on its way (or on the LZ) at a time."""
     c = cv_state(g)
-    return bool(c.get("helicopter")) or any(k.get("kind") == "dustoff" for k in g.state.clocks)
+    return c.helicopter is not None or any(k.kind == "dustoff" for k in g.state.clocks)
 
 
 def _event(g: Game, phase: str, x: float, y: float, colour: str, clause: str, text: str, **extra) -> None:
@@ -206,7 +246,7 @@ def _aid_pairs(g: Game, el: Element) -> list[tuple[Stand, dict]]:
         return []
     out = []
     for tok in on_table_tokens(g):
-        if tok["state"] != "wounded":
+        if tok.state != "wounded":
             continue
         for st in g.state.living(el):
             if touching(g, st, tok):
@@ -225,7 +265,7 @@ class BuddyAid(ActionKind):
             return []
         return [{"type": self.type, **common, "clause": "DD-2.16; G-33 (2)",
                  "label": f"{el.name}: Buddy Aid, stabilize a casualty ({price})",
-                 "params": {"token": {"kind": "token", "choices": sorted({t["id"] for _, t in pairs}),
+                 "params": {"token": {"kind": "token", "choices": sorted({t.id for _, t in pairs}),
                                       "doc": "a wounded Casualty Token in base contact"},
                             "stand": {"kind": "stand", "optional": True,
                                       "choices": sorted({s.id for s, _ in pairs}),
@@ -236,11 +276,11 @@ class BuddyAid(ActionKind):
             raise IllegalAction("only Allied stands give Buddy Aid; Insurgent casualties never bleed",
                                 "G-33 (9)")
         tid = action.get("token")
-        tok = next((t for t in on_table_tokens(g) if t["id"] == tid), None)
+        tok = next((t for t in on_table_tokens(g) if t.id == tid), None)
         if tok is None:
             raise IllegalAction(f"no Allied Casualty Token {tid!r} on the table", "DD-2.16")
-        if tok["state"] != "wounded":
-            raise IllegalAction(f"casualty {tid} is {tok['state']}, not wounded", "DD-2.16; G-33 (3)")
+        if tok.state != "wounded":
+            raise IllegalAction(f"casualty {tid} is {tok.state}, not wounded", "DD-2.16; G-33 (3)")
         helpers = [s for s, t in _aid_pairs(g, el) if t is tok]
         if action.get("stand") is not None:
             helpers = [s for s in helpers if s.id == action.get("stand")]
@@ -255,21 +295,21 @@ class BuddyAid(ActionKind):
 
     def resolve(self, g: Game, el: Element, action: dict, plan: tuple[Stand, dict]) -> None:
         st, tok = plan
-        rules = casevac().buddy_aid
+        rules = casevac(g).buddy_aid
         if g.book.stands[st.type].role == "medic" and rules.medic_automatic:
-            tok["state"] = "stabilized"
-            g.emit({"type": "casualty", "token": tok["id"], "state": "stabilized", "stand": st.id,
+            tok.state = "stabilized"
+            g.emit({"type": "casualty", "token": tok.id, "state": "stabilized", "stand": st.id,
                     "clause": "DD-2.16; DD-6.5; G-33 (2)",
-                    "text": f"Medic {st.id} stabilizes casualty {tok['id']}"})
+                    "text": f"Medic {st.id} stabilizes casualty {tok.id}"})
             return
         ev = resolve_test(g.dice, purpose="Buddy Aid", target=rules.target, modifiers=[],
                           clause="DD-2.16; G-33 (2)", side=el.side, element=el.id,
-                          subject=f"{st.id} tends casualty {tok['id']}")
+                          subject=f"{st.id} tends casualty {tok.id}")
         g.emit(ev)
         if ev["result"] == "pass":
-            tok["state"] = "stabilized"
-            g.emit({"type": "casualty", "token": tok["id"], "state": "stabilized", "stand": st.id,
-                    "clause": "DD-2.16; G-33 (2)", "text": f"{st.id} stabilizes casualty {tok['id']}"})
+            tok.state = "stabilized"
+            g.emit({"type": "casualty", "token": tok.id, "state": "stabilized", "stand": st.id,
+                    "clause": "DD-2.16; G-33 (2)", "text": f"{st.id} stabilizes casualty {tok.id}"})
 
 
 # -- Litter Teams (DD-6.2–6.3, G-33 (1)) -----------------------------------------------------------
@@ -294,7 +334,7 @@ class LitterLink(ActionKind):
             return []
         return [{"type": self.type, **common, "clause": "DD-6.2; G-33 (1)",
                  "label": f"{el.name}: Litter Drag, a stand picks up a casualty ({price})",
-                 "params": {"token": {"kind": "token", "choices": sorted({t["id"] for _, t in pairs}),
+                 "params": {"token": {"kind": "token", "choices": sorted({t.id for _, t in pairs}),
                                       "doc": "an Allied Casualty Token in base contact"},
                             "stand": {"kind": "stand", "choices": sorted({s.id for s, _ in pairs}),
                                       "doc": "a healthy stand (Small, or Medium without a Red Ring)"}}}]
@@ -303,14 +343,14 @@ class LitterLink(ActionKind):
         if el.side != "allied":
             raise IllegalAction("NVA/VC squads never stop to drag casualties", "DD-3.12")
         tid, sid = action.get("token"), action.get("stand")
-        tok = next((t for t in on_table_tokens(g) if t["id"] == tid), None)
+        tok = next((t for t in on_table_tokens(g) if t.id == tid), None)
         if tok is None:
             raise IllegalAction(f"no Allied Casualty Token {tid!r} on the table", "DD-6.2")
         st = g.state.stands.get(sid) if isinstance(sid, str) else None
         if st is None or st.element != el.id or not st.alive:
             raise IllegalAction(f"{el.name} has no living stand {sid!r}", "DD-6.2")
         if carrier_of(g, tok) is not None:
-            raise IllegalAction(f"casualty {tid} is already carried by {tok['carrier']}", "G-33 (1)")
+            raise IllegalAction(f"casualty {tid} is already carried by {tok.carrier}", "G-33 (1)")
         if st.id in litter_bearers(g):
             raise IllegalAction(f"{st.id} already carries a casualty; a Litter Team carries one", "G-33 (1)")
         if not healthy(g, st):
@@ -321,11 +361,11 @@ class LitterLink(ActionKind):
 
     def resolve(self, g: Game, el: Element, action: dict, plan: tuple[Stand, dict]) -> None:
         st, tok = plan
-        tok["carrier"] = st.id
-        tok["x"], tok["y"] = st.x, st.y
-        g.emit({"type": "litter", "stand": st.id, "element": el.id, "token": tok["id"], "on": True,
+        tok.carrier = st.id
+        tok.x, tok.y = st.x, st.y
+        g.emit({"type": "litter", "stand": st.id, "element": el.id, "token": tok.id, "on": True,
                 "x": st.x, "y": st.y, "clause": "DD-6.2; DD-6.3; G-33 (1)",
-                "text": f"{st.id} becomes a Litter Team carrying casualty {tok['id']}: no fire, 3\" moves"})
+                "text": f"{st.id} becomes a Litter Team carrying casualty {tok.id}: no fire, 3\" moves"})
 
 
 class LitterDrop(SideActionKind):
@@ -342,12 +382,12 @@ class LitterDrop(SideActionKind):
             return []
         return [{"type": self.type, "side": side, "cost": 0, "clause": "G-33 (1)",
                  "label": "Drop a casualty a Litter Team carries (free)",
-                 "params": {"token": {"kind": "token", "choices": [t["id"] for t in carried],
+                 "params": {"token": {"kind": "token", "choices": [t.id for t in carried],
                                       "doc": "a carried Casualty Token"}}}]
 
     def check(self, g: Game, side: str, action: dict) -> dict:
         tid = action.get("token")
-        tok = next((t for t in on_table_tokens(g) if t["id"] == tid), None)
+        tok = next((t for t in on_table_tokens(g) if t.id == tid), None)
         if side != "allied" or tok is None or carrier_of(g, tok) is None:
             raise IllegalAction(f"no carried Allied Casualty Token {tid!r}", "G-33 (1)")
         return tok
@@ -355,12 +395,12 @@ class LitterDrop(SideActionKind):
     def act(self, g: Game, side: str, action: dict) -> None:
         self.resolve(g, side, action, self.check(g, side, action))
 
-    def resolve(self, g: Game, side: str, action: dict, tok: dict) -> None:
+    def resolve(self, g: Game, side: str, action: dict, tok: Token) -> None:
         st = carrier_of(g, tok)
-        tok.pop("carrier", None)
-        g.emit({"type": "litter", "stand": st.id, "element": st.element, "token": tok["id"], "on": False,
-                "x": tok["x"], "y": tok["y"], "clause": "G-33 (1)",
-                "text": f"{st.id} sets casualty {tok['id']} down"})
+        tok.carrier = None
+        g.emit({"type": "litter", "stand": st.id, "element": st.element, "token": tok.id, "on": False,
+                "x": tok.x, "y": tok.y, "clause": "G-33 (1)",
+                "text": f"{st.id} sets casualty {tok.id} down"})
 
 
 # -- Dustoff (DD-6.6–6.12) ------------------------------------------------------------------------
@@ -372,7 +412,7 @@ class PopSmoke(ActionKind):
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         if el.side != "allied" or grounded(g) or dustoff_busy(g) or not on_table_tokens(g):
             return []
-        d = casevac().dustoff
+        d = casevac(g).dustoff
         st = g.state.living(el)[0]
         return [{"type": self.type, **common, "clause": "DD-6.6; DD-6.7; G-18",
                  "label": f"{el.name}: Pop Smoke and call a Dustoff ({price})",
@@ -384,7 +424,7 @@ class PopSmoke(ActionKind):
                                        "doc": f"smoke colour (G-18), default {d.default_colour}"}}}]
 
     def check(self, g: Game, el: Element, action: dict) -> dict:
-        d = casevac().dustoff
+        d = casevac(g).dustoff
         if el.side != "allied":
             raise IllegalAction("only the Allies call a Dustoff", "DD-6.7")
         if grounded(g):
@@ -406,21 +446,20 @@ class PopSmoke(ActionKind):
         if not thrower:
             raise IllegalAction(f"no stand of {el.name} stands in the LZ (within {d.smoke_reach:g}\" of its "
                                 f"centre)", "DD-6.7")
-        if not g.los_table().clear_circle(x, y, d.lz_radius):
+        if not g.los_table().clear_circle(x, y, d.lz_radius, g.conditions().burnt):  # G-19: burnt trees go
             raise IllegalAction(f"the LZ at ({x:g}, {y:g}) is not a clear 6\" opening: dense trees or "
                                 f"buildings inside", "DD-6.6")
         return {"x": x, "y": y, "colour": colour, "stand": sorted(thrower, key=lambda s: s.id)[0].id}
 
     def resolve(self, g: Game, el: Element, action: dict, plan: dict) -> None:
-        d = casevac().dustoff
+        d = casevac(g).dustoff
         c = cv_state(g)
-        c["calls"] = c.get("calls", 0) + 1
-        turns = c.pop("next_clock", d.clock)
-        c["smoke"] = {"id": f"smoke_lz{c['calls']}", "x": plan["x"], "y": plan["y"], "colour": plan["colour"],
-                      "stand": plan["stand"], "turn": g.state.turn}
-        g.state.clocks.append({"id": f"dustoff{c['calls']}", "kind": "dustoff", "casevac": True,
-                               "name": "Dustoff inbound", "turns": turns, "side": "all",
-                               "x": plan["x"], "y": plan["y"], "colour": plan["colour"]})
+        c.calls += 1
+        turns = d.clock if c.next_clock is None else c.next_clock
+        c.next_clock = None
+        c.smoke = Smoke(f"smoke_lz{c.calls}", plan["x"], plan["y"], plan["colour"], plan["stand"], g.state.turn)
+        g.state.clocks.append(Clock(f"dustoff{c.calls}", "dustoff", turns, "Dustoff inbound", "all",
+                                    plan["x"], plan["y"], colour=plan["colour"]))
         _event(g, "inbound", plan["x"], plan["y"], plan["colour"], "DD-6.7; G-18; G-33 (7)",
                f"{plan['stand']} pops {plan['colour']} smoke: Dustoff inbound in {turns} turn(s)",
                stand=plan["stand"], turns=turns)
@@ -429,7 +468,7 @@ class PopSmoke(ActionKind):
 def eligible_firers(g: Game, heli: Stand) -> list[tuple[float, Element]]:
     """DD-6.9: unpinned enemy elements on the table (seen or under a Blind) with a stand in LOS of
     the helicopter within 12", nearest first."""
-    d = casevac().dustoff
+    d = casevac(g).dustoff
     out = []
     hp = Point(heli.x, heli.y).buffer(d.footprint)
     for el in g.state.elements.values():
@@ -450,19 +489,12 @@ def helicopter_stand(g: Game, x: float, y: float) -> Stand:
     return Stand("dustoff", "us_rifle_team", "dustoff", "allied", x, y, 0.0)
 
 
-def on_clock(g: Game, clock: dict) -> None:
-    """Tension phase (DD-2.2): a CASEVAC clock ran out: the Dustoff touches down (DD-6.8), or the
-    wreck stops burning."""
-    if clock.get("kind") == "dustoff":
-        touchdown(g, clock)
-
-
-def touchdown(g: Game, clock: dict) -> None:
-    d, h = casevac().dustoff, casevac().hot_lz
+def touchdown(g: Game, clock: Clock) -> None:
+    d, h = casevac(g).dustoff, casevac(g).hot_lz
     c = cv_state(g)
-    x, y, colour = clock["x"], clock["y"], clock["colour"]
+    x, y, colour = clock.x, clock.y, clock.colour
     if grounded(g):
-        c.pop("smoke", None)
+        c.smoke = None
         _event(g, "wave_off", x, y, colour, "DD-3.8", "Monsoon: the Dustoff is grounded and turns back")
         return
     heli = helicopter_stand(g, x, y)
@@ -474,10 +506,13 @@ def touchdown(g: Game, clock: dict) -> None:
             from game.rules.detection import reveal_element
 
             reveal_element(g, firer, f"{firer.name} opens fire on the Dustoff (muzzle flash)", "DD-6.9; G-33 (5)")
+        from game.rules.fire_support import gunship
+
+        escort = escorted(g) or gunship.escort_on_station(g)  # DD-6.10: a scenario's gunship, or one called (G-27)
         die = g.dice.d6()
         mods: list[Modifier] = []
         score = die
-        if escorted(g):
+        if escort:
             mods.append(Modifier("gunship escort on station", h.escort, "DD-6.10; C-11"))
             score = die if natural_success(die) else max(h.escort_floor, die + h.escort)  # C-11, G-31
         result = h.results[max(1, min(6, score)) - 1]
@@ -487,19 +522,20 @@ def touchdown(g: Game, clock: dict) -> None:
                 "text": f"Hot LZ: {firer.name} fires on the Dustoff; rolled {die}"
                 + (f", escort {h.escort:+d} (natural 6 unmodified, floor {h.escort_floor}) = {score}" if mods else "")
                 + f": {result.replace('_', ' ')}"})
+        if escort:  # DD-6.11: the escort strafes the stand that revealed itself, a free 4 FP volley
+            gunship.escort_strafe(g, firer, heli)
     else:
         g.emit({"type": "note", "clause": "DD-6.9",
                 "text": "Cold LZ: no unsuppressed enemy has the helicopter in sight within 12\""})
     if result == "wave_off":
-        g.state.clocks.append({**clock, "turns": 1})
+        g.state.clocks.append(dataclasses.replace(clock, turns=1))
         _event(g, "wave_off", x, y, colour, "DD-6.9; G-33 (7)",
                "Waved off: the Dustoff aborts and returns to orbit; it tries again next turn")
         return
     if result == "shot_down":
         crash(g, x, y, colour)
         return
-    c["helicopter"] = {"id": clock["id"], "x": x, "y": y, "colour": colour, "radius": d.footprint,
-                       "damaged": result == "damaged", "turn": g.state.turn}
+    c.helicopter = Helicopter(clock.id, x, y, colour, d.footprint, result == "damaged", g.state.turn)
     _event(g, "touchdown", x, y, colour, "DD-6.8" + ("; DD-6.9" if firers else ""),
            "The UH-1 touches down on the smoke" + (" with the co-pilot hit: it loads and leaves at once"
                                                     if result == "damaged" else ""),
@@ -510,21 +546,21 @@ def touchdown(g: Game, clock: dict) -> None:
 
 def crash(g: Game, x: float, y: float, colour: str) -> None:
     """DD-6.9 result 6, G-33 (7)–(8), G-30: the Dustoff crashes in the LZ."""
-    d = casevac().dustoff
+    d = casevac(g).dustoff
     s, c = g.state, cv_state(g)
-    c.pop("smoke", None)
-    c["next_clock"] = d.clock_after_shot_down
-    c["wrecks"] = c.get("wrecks", 0) + 1
-    n = c["wrecks"]
-    s.clocks.append({"id": f"wreck{n}", "kind": "smoke_area", "casevac": True, "name": "Burning wreck",
-                     "turns": 1, "side": "all", "x": x, "y": y, "radius": d.wreck_radius})
+    c.smoke = None
+    c.next_clock = d.clock_after_shot_down
+    c.wrecks += 1
+    n = c.wrecks
+    s.clocks.append(Clock(f"wreck{n}", "wreck", 1, "Burning wreck", "all", x, y, d.wreck_radius,
+                          blocks_sight=True))
     offs = d.crash_offsets
     placed = []
     for i in range(d.crash_tokens):
         ox, oy = offs[(2 * i) % len(offs)], offs[(2 * i + 1) % len(offs)]
-        tok = {"id": f"cas_dustoff{n}_{i + 1}", "side": "allied", "x": x + ox, "y": y + oy, "state": "wounded"}
+        tok = Token(f"cas_dustoff{n}_{i + 1}", "allied", x + ox, y + oy, "wounded")
         s.tokens.append(tok)
-        placed.append(tok["id"])
+        placed.append(tok.id)
     s.sides["allied"].vp += d.shot_down_vp
     _event(g, "crash", x, y, colour, "DD-6.9; G-33 (8); G-30",
            f"Shot down! The Huey crashes in the LZ: burning wreck, casualties {', '.join(placed)}; "
@@ -536,32 +572,32 @@ def departure(g: Game) -> None:
     """DD-6.12: Litter Teams in base contact with the landed helicopter load (3 tokens, G-33 (6)); it
     leaves; each living casualty scores +2 VP (DD-3.10), a KIA 0 (its -3 stands, C-02)."""
     c = cv_state(g)
-    heli = c.get("helicopter")
-    if not heli:
+    heli = c.helicopter
+    if heli is None:
         return
-    d = casevac().dustoff
+    d = casevac(g).dustoff
     follow(g)
-    pad = Point(heli["x"], heli["y"]).buffer(heli["radius"])
+    pad = Point(heli.x, heli.y).buffer(heli.radius)
     order = {"wounded": 0, "stabilized": 1, "kia": 2}
     cands = []
     for tok in on_table_tokens(g):
         st = carrier_of(g, tok)
         if st is not None and base_of(g.book, st).distance(pad) <= contact(g) + 1e-9:
             cands.append(tok)
-    cands.sort(key=lambda t: (order.get(t["state"], 3), t["id"]))
+    cands.sort(key=lambda t: (order.get(t.state, 3), t.id))
     loaded, gained = [], 0
     for tok in cands[:d.capacity]:
-        if tok["state"] == "kia":
-            tok["extracted"] = True  # C-02: KIA extracted scores 0; the -3 stands at the end
+        if tok.state == "kia":
+            tok.extracted = True  # C-02: KIA extracted scores 0; the -3 stands at the end
         else:
-            tok["state"] = "extracted"
+            tok.state = "extracted"
             gained += d.extract_vp
-        loaded.append(tok["id"])
+        loaded.append(tok.id)
     g.state.sides["allied"].vp += gained
-    c.pop("helicopter", None)
-    c.pop("smoke", None)
-    left = [t["id"] for t in cands[d.capacity:]]
-    _event(g, "departure", heli["x"], heli["y"], heli["colour"], "DD-6.12; DD-3.10; G-33 (6); C-02",
+    c.helicopter = None
+    c.smoke = None
+    left = [t.id for t in cands[d.capacity:]]
+    _event(g, "departure", heli.x, heli.y, heli.colour, "DD-6.12; DD-3.10; G-33 (6); C-02",
            f"The Dustoff lifts off with {len(loaded)} casualt{'y' if len(loaded) == 1 else 'ies'}"
            + (f" ({', '.join(loaded)}), {gained:+d} VP" if loaded else "")
            + (f"; no room for {', '.join(left)}" if left else ""),
@@ -579,21 +615,21 @@ def markers(g: Game) -> list[dict]:
     """Public CASEVAC markers: the smoke, the landed helicopter, the burning wreck (DESIGN §6)."""
     c = cv_state(g)
     out: list[dict] = []
-    if c.get("smoke"):
-        sm = c["smoke"]
-        out.append({"id": sm["id"], "kind": "smoke", "purpose": "dustoff", "x": sm["x"], "y": sm["y"],
-                    "colour": sm["colour"], "radius": casevac().dustoff.lz_radius})
-    if c.get("helicopter"):
-        h = c["helicopter"]
-        out.append({"id": h["id"], "kind": "helicopter", "model": "uh1_dustoff", "x": h["x"], "y": h["y"],
-                    "radius": h["radius"], "damaged": h["damaged"], "colour": h["colour"]})
+    if c.smoke is not None:
+        sm = c.smoke
+        out.append({"id": sm.id, "kind": "smoke", "purpose": "dustoff", "x": sm.x, "y": sm.y,
+                    "colour": sm.colour, "radius": casevac(g).dustoff.lz_radius})
+    if c.helicopter is not None:
+        h = c.helicopter
+        out.append({"id": h.id, "kind": "helicopter", "model": "uh1_dustoff", "x": h.x, "y": h.y,
+                    "radius": h.radius, "damaged": h.damaged, "colour": h.colour})
     for k in g.state.clocks:
-        if k.get("casevac") and k.get("kind") == "smoke_area":
-            out.append({"id": k["id"], "kind": "wreck", "x": k["x"], "y": k["y"], "radius": k["radius"]})
+        if k.kind == "wreck":
+            out.append({"id": k.id, "kind": "wreck", "x": k.x, "y": k.y, "radius": k.radius})
     return out
 
 
-def token_fields(g: Game, tok: dict, side: str) -> dict:
+def token_fields(g: Game, tok: Token, side: str) -> dict:
     """The Litter Team carrying a token, when the viewing side may see that stand (DESIGN §6)."""
     st = carrier_of(g, tok)
     if st is None or (g.state.elements[st.element].hidden and side not in ("referee", st.side)):
@@ -605,3 +641,31 @@ for _kind in (BuddyAid(), LitterLink(), PopSmoke()):
     register(_kind)
 register_side(LitterDrop())
 
+
+
+class CasevacChapter(Chapter):
+    """DD chapter 6 on the chapter seam: in every game."""
+
+    id = "casevac"
+    title = "DD chapter 6: CASEVAC"
+    actions = ("buddy_aid", "litter", "litter_drop", "pop_smoke")
+    state_type = CasevacState
+    table_fields = ("calls", "smoke", "helicopter", "next_clock", "wrecks")
+    clock_kinds = ("dustoff", "wreck")
+
+    def load_tables(self, book) -> CasevacRules:
+        return load_casevac()
+
+    def steps(self) -> tuple[Step, ...]:
+        return (Step("consolidation", 10, consolidation, "DD-6.12", self.id),)
+
+    def on_clock(self, g: Game, clock: Clock) -> None:
+        """Tension phase (DD-2.2): the Dustoff touches down (DD-6.8); a wreck stops burning (G-38)."""
+        if clock.kind == "dustoff":
+            touchdown(g, clock)
+
+    def markers(self, g: Game, side: str) -> list[dict]:
+        return markers(g)
+
+
+CHAPTER = register_chapter(CasevacChapter())

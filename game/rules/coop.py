@@ -229,7 +229,7 @@ def acting(team: Team, game: Game, action: Any) -> tuple[Seat, str] | None:
     if isinstance(tid, str) and "element" not in action:  # litter_drop: the Litter Team's element
         from game.rules.casevac import carrier_of
 
-        tok = next((t for t in game.state.tokens if t.get("id") == tid), None)
+        tok = next((t for t in game.state.tokens if t.id == tid), None)
         st = carrier_of(game, tok) if tok is not None else None
         if st is not None and st.side == team.side:
             carrier = game.state.elements[st.element]

@@ -34,7 +34,6 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +41,7 @@ from shapely.geometry import Point, box
 from shapely.ops import nearest_points, unary_union
 
 from game.rules import fire, reactions
+from game.rules.chapters import Chapter, Step, register_chapter, set_state, tables
 from game.rules.data import (
     DATA_DIR,
     DataError,
@@ -53,7 +53,7 @@ from game.rules.data import (
     refers,
     rulebook,
 )
-from game.rules.dice import Modifier, resolve_test, succeeds
+from game.rules.dice import Modifier, resolve_test
 from game.rules.scenario import ELEMENT_KINDS
 from game.rules.state import Blind, Element, Stand, base_of, token_shape
 from game.terrain import sight
@@ -233,15 +233,15 @@ def load_ghost(directory: Path = DATA_DIR, book: Rulebook | None = None) -> Ghos
     return GhostRules(reveal=reveal, trap=trap, **built)
 
 
-@cache
-def rules() -> GhostRules:
-    return load_ghost()
+def rules(g: Game) -> GhostRules:
+    """The Jungle Ghost's tables as this game's rulebook has them (``chapters.tables``)."""
+    return tables(g.book, "jungle_ghost")
 
 
 def check_references(book) -> list[str]:
     """Stand types and qualities named by the reveal table that the rulebook lacks."""
     out = []
-    for (lv, r), row in sorted(rules().reveal.items()):
+    for (lv, r), row in sorted(tables(book, "jungle_ghost").reveal.items()):
         for grp in row.groups:
             if grp["quality"] not in book.qualities:
                 out.append(f"reveal level {lv} roll {r}: unknown quality {grp['quality']!r}")
@@ -250,29 +250,49 @@ def check_references(book) -> list[str]:
     return out
 
 
+# -- its state ------------------------------------------------------------------------------------
+@dataclass
+class GhostState:
+    """The Jungle Ghost's own state while it plays the Insurgent side (``GameState.chapters``)."""
+
+    entry: str = "south"
+    """The table edge its forces come from (DD-10.4): its "far" side."""
+    doom: int = 0
+    """The Doom Clock (DD-10.15, G-12)."""
+    progress: int = 0
+    """The last turn the Allies made progress (G-12: a turn without it adds to the clock)."""
+    stirring: bool = False
+    reinforced: bool = False
+    next: int = 1
+    """The number of the next Shadow Blind (``sb01``, ...)."""
+    spawned: int = 0
+    """Elements it has placed so far (``jg01``, ...)."""
+    shadows: dict[str, str] = field(default_factory=dict)
+    """Its Shadow Blinds by id: "shadow" or "echo" (DD-10.3, G-24)."""
+    reacted: dict[str, list] = field(default_factory=dict)
+    """The Allied move each Echo last reacted to (one reaction roll per move, DD-10.7)."""
+    faded: list[str] = field(default_factory=list)
+    """Elements gone back into the jungle (DD-10.12): not Allied kills."""
+    pos: dict[str, list] = field(default_factory=dict)
+    """Where the Allied stands stood when it last looked (Sensing after a move, G-24)."""
+    bpos: dict[str, list] = field(default_factory=dict)
+    """Where the Allied Blind markers stood when it last looked."""
+    cleared: list = field(default_factory=list)
+    """[Insurgent markers, Insurgent stands put down] at the last Tension Phase (G-12 progress)."""
+
+
 # -- enabling -------------------------------------------------------------------------------------
 def active(g: Game) -> bool:
     return g.state.solo is not None
-
-
-def install(g: Game) -> None:
-    """Install the Jungle Ghost's phase hooks on a game whose state has it (after a restore too)."""
-    if active(g):
-        g.hooks["tension"] = tension
-        g.hooks["fade"] = consolidation
-        g.hooks["move"] = on_move
 
 
 def enable(g: Game) -> None:
     """Make the Jungle Ghost play the Insurgent side: seed the Shadow Blinds (DD-10.3–10.4) and install
     the hooks. Call before the first Engagement phase; a second call does nothing."""
     if active(g):
-        install(g)
         return
     s = g.state
-    s.solo = {"doom": 0, "progress": 0, "next": 1, "spawned": 0, "entry": entry_edge(g),
-              "shadows": {}, "pos": {}, "reacted": {}, "faded": [], "reinforced": False, "stirring": False}
-    install(g)
+    set_state(g, "jungle_ghost", GhostState(entry=entry_edge(g)))
     count, why = shadow_count(g)
     g.emit({"type": "jungle_ghost", "threat": s.threat, "blinds": count, "clause": "DD-10.3; DD-10.5",
             "text": f"The Jungle Ghost takes the Insurgent side at Threat Level {s.threat}: "
@@ -291,15 +311,15 @@ def enable(g: Game) -> None:
         if spot is not None:
             _place_shadow(g, *spot, "DD-10.4 (3); G-40")
             placed += 1
-    s.solo["pos"] = _allied_positions(g)
-    s.solo["cleared"] = list(_cleared(g))
+    s.solo.pos = _allied_positions(g)
+    s.solo.cleared = list(_cleared(g))
     if s.turn >= 1 and s.phase in ("tension", "engagement"):
         _drop_tokens(g)
 
 
 def table_count(g: Game) -> int:
     """DD-10.3: 6 Shadow Blinds on a 4'x4' table, 8 on a 6'x4' (in between: the nearer)."""
-    r = rules().setup
+    r = rules(g).setup
     area = g.scenario.width * g.scenario.height
     return r.blinds_small if abs(area - r.small_area) <= abs(area - r.large_area) else r.blinds_large
 
@@ -308,7 +328,7 @@ def scenario_force(g: Game) -> int:
     """The scenario's own Insurgent contacts: each Insurgent Blind (Dummy or not) once, and each
     Insurgent element not under a Blind (on the table or in the Reserve Hand) once."""
     s = g.state
-    blinds = sum(1 for b in s.blinds.values() if b.side == "insurgent" and b.id not in (s.solo or {}).get("shadows", {}))
+    blinds = sum(1 for b in s.blinds.values() if b.side == "insurgent" and b.id not in (s.solo.shadows if s.solo else {}))
     loose = sum(1 for el in s.elements.values() if el.side == "insurgent" and el.blind is None and el.stands)
     return blinds + loose
 
@@ -343,7 +363,7 @@ def entry_edge(g: Game) -> str:
 def to_table(g: Game, u: float, v: float) -> tuple[float, float]:
     """A point given across (u: left 0 -> right 1) and deep (v: near 0 -> far 1) from the entry edge."""
     w, h = g.scenario.width, g.scenario.height
-    edge = g.state.solo["entry"] if g.state.solo else "south"
+    edge = g.state.solo.entry if g.state.solo else "south"
     if edge == "south":
         return u * w, v * h
     if edge == "north":
@@ -367,7 +387,7 @@ def _near_player(g: Game, x: float, y: float, dist: float) -> bool:
 
 
 def _spot_ok(g: Game, x: float, y: float) -> bool:
-    r = rules().setup
+    r = rules(g).setup
     if not (1.0 <= x <= g.scenario.width - 1.0 and 1.0 <= y <= g.scenario.height - 1.0):
         return False
     if _near_player(g, x, y, r.min_from_player):
@@ -385,7 +405,7 @@ def _inside(shape, towards: Point) -> Point:
 
 def _priority_spots(g: Game) -> list[tuple[float, float, str]]:
     """DD-10.4 (1) one inside each hootch or bunker, (2) one along each tree line, in scenario order."""
-    r = rules().setup
+    r = rules(g).setup
     centre = Point(g.scenario.width / 2, g.scenario.height / 2)
     out = []
     for h in _features(g, r.structures):
@@ -399,7 +419,7 @@ def _priority_spots(g: Game) -> list[tuple[float, float, str]]:
 
 def _quarter_spot(g: Game) -> tuple[float, float] | None:
     """G-40: roll for the table quarter (5–6 reroll); the medium or dense cover nearest its centre."""
-    r = rules().setup
+    r = rules(g).setup
     die = g.dice.d6()
     if die > len(r.quarters):
         g.emit({"type": "roll", "purpose": "Shadow Blind quarter", "side": "insurgent", "element": None,
@@ -437,12 +457,12 @@ def _search(g: Game, x: float, y: float, inside=None, limit: float = 12.0) -> tu
 
 def _place_shadow(g: Game, x: float, y: float, clause: str) -> str:
     s = g.state
-    bid = f"sb{s.solo['next']:02d}"
-    s.solo["next"] += 1
+    bid = f"sb{s.solo.next:02d}"
+    s.solo.next += 1
     s.blinds[bid] = Blind(bid, "insurgent", x, y, dummy=False, elements=[])
     s.blinds = dict(sorted(s.blinds.items()))
-    s.solo["shadows"][bid] = "shadow"
-    s.solo["shadows"] = dict(sorted(s.solo["shadows"].items()))
+    s.solo.shadows[bid] = "shadow"
+    s.solo.shadows = dict(sorted(s.solo.shadows.items()))
     g.emit({"type": "blind", "blind": bid, "side": "insurgent", "x": x, "y": y, "shadow": True,
             "clause": clause, "text": f"A Shadow Blind is placed ({bid})"})
     return bid
@@ -467,41 +487,41 @@ def tension(g: Game) -> None:
     if not active(g):
         return
     _drop_tokens(g)
-    d = rules().doom
+    d = rules(g).doom
     solo = s.solo
     if s.turn < d.start_turn:
         return
     mods = [Modifier("Tension Phase from turn 2", d.tick, "G-12")]
     _note_progress(g)
-    if solo["progress"] < s.turn - 1:
+    if solo.progress < s.turn - 1:
         mods.append(Modifier("no Echo, Blind or marker revealed or cleared last turn", d.no_progress, "G-12"))
-    before = solo["doom"]
-    solo["doom"] = before + sum(m.value for m in mods)
-    level = d.level(solo["doom"])
-    g.emit({"type": "doom_clock", "doom": solo["doom"], "before": before, "modifiers": [m.to_dict() for m in mods],
+    before = solo.doom
+    solo.doom = before + sum(m.value for m in mods)
+    level = d.level(solo.doom)
+    g.emit({"type": "doom_clock", "doom": solo.doom, "before": before, "modifiers": [m.to_dict() for m in mods],
             "level": level, "clause": "DD-10.15; G-12",
-            "text": f"Doom Clock {before} -> {solo['doom']}" + "".join(f", {m.name} {m.value:+d}" for m in mods)
+            "text": f"Doom Clock {before} -> {solo.doom}" + "".join(f", {m.name} {m.value:+d}" for m in mods)
                     + f": {level}"})
-    if solo["doom"] >= d.stirring and not solo["stirring"]:
-        solo["stirring"] = True
+    if solo.doom >= d.stirring and not solo.stirring:
+        solo.stirring = True
         g.emit({"type": "note", "clause": "G-12", "text": "Stirring: the Spider Waits only on a 1; "
                 "Contact Reveal +1"})
-    if solo["doom"] >= d.reinforcements and not solo["reinforced"]:
-        solo["reinforced"] = True
+    if solo.doom >= d.reinforcements and not solo.reinforced:
+        solo.reinforced = True
         for _ in range(d.reinforcement_blinds):
             spot = _edge_spot(g, far=False)
             if spot is not None:
                 _place_shadow(g, *spot, "G-12 Reinforcements")
-    if solo["doom"] >= d.mortar:
+    if solo.doom >= d.mortar:
         mortar(g)
-    if solo["doom"] >= d.lights_out and s.turns > s.turn:
+    if solo.doom >= d.lights_out and s.turns > s.turn:
         s.turns = s.turn
         g.emit({"type": "note", "clause": "G-12", "text": "Lights Out: the game ends at the end of this turn"})
 
 
 def _cleared(g: Game) -> tuple[list, int]:
     s = g.state
-    faded = {sid for eid in s.solo.get("faded", []) for sid in s.elements[eid].stands}
+    faded = {sid for eid in s.solo.faded for sid in s.elements[eid].stands}
     markers = sorted(b.id for b in s.blinds.values() if b.side == "insurgent")
     dead = sum(1 for st in s.stands.values() if st.side == "insurgent" and not st.alive and st.id not in faded)
     return markers, dead
@@ -514,17 +534,17 @@ def _note_progress(g: Game) -> None:
     a platoon clearing the enemy in a firefight is not crawling (DD-10.15)."""
     s = g.state
     markers, dead = _cleared(g)
-    last = s.solo.get("cleared")
+    last = s.solo.cleared
     if last is not None and (set(last[0]) - set(markers) or dead > last[1]):
-        s.solo["progress"] = max(s.solo["progress"], s.turn - 1)
-    s.solo["cleared"] = [markers, dead]
+        s.solo.progress = max(s.solo.progress, s.turn - 1)
+    s.solo.cleared = [markers, dead]
 
 
 def _edge_spot(g: Game, far: bool) -> tuple[float, float] | None:
     """G-40: jungle nearest the midpoint of the far edge (regeneration) or of the entry edge
     (G-12 Reinforcements), at least 6" from any player stand."""
     mid = Point(*to_table(g, 0.5, 1.0 if far else 0.0))
-    jungle = [h.shape for h in _features(g, rules().fade.shelters) if h.feature.type not in ("hootch", "bunker")]
+    jungle = [h.shape for h in _features(g, rules(g).fade.shelters) if h.feature.type not in ("hootch", "bunker")]
     start = nearest_points(unary_union(jungle), mid)[0] if jungle else mid
     spot = _search(g, start.x, start.y, limit=16.0)
     if spot is None:
@@ -534,8 +554,13 @@ def _edge_spot(g: Game, far: bool) -> tuple[float, float] | None:
 
 def mortar(g: Game) -> None:
     """G-12 Mortar Harassment: an 82mm mission (Medium blast, 3 FP, unobserved 2d6 drift, no delay) on the
-    player element with the most stands in open or light terrain."""
-    d = rules().doom
+    player element with the most stands in open or light terrain. The blast is one template attack
+    (``game.rules.template``, DD-8.10): 3 FP on every stand under it, friend or foe, each with its own
+    save and Look Out, Sir! (DD-5.9, G-25), then Morale or Pinned; Insurgent stands within 4" of it
+    take Danger Close (DD-8.9, G-34)."""
+    from game.rules import template
+
+    d = rules(g).doom
     s = g.state
     best = None
     for el in s.elements.values():
@@ -563,56 +588,16 @@ def mortar(g: Game) -> None:
                                              f"(2d6 {drift}) toward {(direction - 1) * 60}° (d6 {direction})"})
     g.emit({"type": "impact", "kind": "mortar", "x": x, "y": y, "radius": d.mortar_radius, "clause": "G-12; G-25",
             "text": f"82mm rounds land at ({x:g}, {y:g})"})
-    centre = Point(x, y)
-    under = sorted((base_of(g.book, st).distance(centre), st.id, st) for st in s.side_stands("allied")
-                   if base_of(g.book, st).distance(centre) <= d.mortar_radius)
-    if not under:
-        g.emit({"type": "note", "clause": "G-12", "text": "The mortar rounds fall on empty ground"})
-        return
-    _hits_on(g, [st for _, _, st in under], d.mortar_fp, 0, True, "82mm harassment", "G-12; G-25")
-
-
-def _hits_on(g: Game, stands: list[Stand], dice: int, auto: int, save: bool, what: str, clause: str) -> None:
-    """Dice at 4+ and automatic hits given in turn to ``stands`` (nearest first), each saved by its cover
-    unless ``save`` is False; every element hit tests Morale (DD-5.19)."""
-    from game.rules.morale import test_or_pin
-
-    to_hit = fire.combat().fire.to_hit  # FP dice hit on 4+ (DD-5.3)
-    rolled = g.dice.roll(dice)
-    hits = auto + sum(1 for v in rolled if succeeds(v, to_hit))
-    if dice:
-        g.emit({"type": "roll", "purpose": what, "side": stands[0].side, "element": None, "dice": rolled,
-                "target": to_hit, "modifiers": [], "need": to_hit, "result": hits, "clause": clause,
-                "text": f"{what}: {dice} dice at {to_hit}+ {rolled}" + (f" and {auto} automatic" if auto else "")
-                        + f": {hits} hit(s)"})
-    hit_els: list[str] = []
-    alive = [st for st in stands if st.alive]
-    i = 0
-    while hits > 0 and alive:
-        st = alive[i % len(alive)]
-        hits -= 1
-        i += 1
-        if st.element not in hit_els:
-            hit_els.append(st.element)
-        if save:
-            need = fire.cover_of(g, st).save
-            ev = resolve_test(g.dice, purpose="Save", target=need, modifiers=[], clause=f"{clause}; DD-5.6",
-                              side=st.side, element=st.element, subject=st.id)
-            g.emit(ev, visible="all")
-            if ev["result"] == "pass":
-                continue
-        fire.apply_hit(g, st, clause)
-        alive = [x for x in alive if x.alive]
-    for eid in sorted(hit_els):
-        el = g.state.elements[eid]
-        if g.state.living(el):
-            test_or_pin(g, el, f"{what}", f"DD-5.19; {clause}")
+    blast = template.circle(x, y, d.mortar_radius, kind="mortar", fp=d.mortar_fp, name="82mm harassment",
+                            clause="G-12; G-25; DD-8.10")
+    template.attack(g, blast, side="insurgent")
+    template.danger_close(g, blast, "insurgent")
 
 
 # -- detection (G-24) -------------------------------------------------------------------------------
 def _sense_range(g: Game, b: Blind) -> float:
     t = g.table.ground_at(b.x, b.y)
-    cut = t.los_cutoff if t.los_cutoff > 0 else rules().reaction.trigger_dense
+    cut = t.los_cutoff if t.los_cutoff > 0 else rules(g).reaction.trigger_dense
     return min(sight().open.limit, cut)
 
 
@@ -622,14 +607,14 @@ def sense(g: Game) -> None:
     from game.rules.detection import make_echo
 
     s = g.state
-    for bid, state in list(s.solo["shadows"].items()):
+    for bid, state in list(s.solo.shadows.items()):
         b = s.blinds.get(bid)
         if b is None:
             continue
         if state != "shadow":
             continue
         if b.state == "echo" or _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9):
-            s.solo["shadows"][bid] = "echo"
+            s.solo.shadows[bid] = "echo"
             make_echo(g, b, f"movement in the undergrowth: Shadow Blind {bid}", "G-24 A; DD-4.9")
 
 
@@ -639,7 +624,7 @@ def _echoes(g: Game, probe: bool) -> list[str]:
     Echo"; the Jungle Ghost's scenario Echoes take the Ambush Reaction Roll like Shadow Blind Echoes)."""
     s = g.state
     out = []
-    for bid, state in s.solo["shadows"].items():
+    for bid, state in s.solo.shadows.items():
         b = s.blinds.get(bid)
         if b is None:
             continue
@@ -648,7 +633,7 @@ def _echoes(g: Game, probe: bool) -> list[str]:
             out.append(bid)
     for bid in sorted(s.blinds):
         b = s.blinds[bid]
-        if b.side != "insurgent" or bid in s.solo["shadows"]:
+        if b.side != "insurgent" or bid in s.solo.shadows:
             continue
         if b.state == "echo" or (probe and _near_player(g, b.x, b.y, _sense_range(g, b) + 1e-9)):
             out.append(bid)
@@ -664,8 +649,8 @@ def spring(g: Game, bid: str, mover: Element) -> str | None:
     b = s.blinds.get(bid)
     if b is None:
         return None
-    s.solo["reacted"].pop(bid, None)
-    s.solo["progress"] = s.turn
+    s.solo.reacted.pop(bid, None)
+    s.solo.progress = s.turn
     placed = reveal_blind(g, b, "ambush", "DD-10.7; G-24 B", by=mover)
     els = [s.elements[e] for e in placed if s.living(s.elements[e])]
     if not els:
@@ -675,7 +660,7 @@ def spring(g: Game, bid: str, mover: Element) -> str | None:
 
 def trigger_distance(g: Game, b: Blind) -> float:
     """DD-10.7: 6" in open or scrub, 4" in dense jungle or bamboo (the terrain at the Echo)."""
-    r = rules().reaction
+    r = rules(g).reaction
     return r.trigger_dense if g.table.ground_at(b.x, b.y).dense else r.trigger_open
 
 
@@ -687,7 +672,7 @@ def triggered(g: Game, mover: Element, probe: bool = False) -> list[str]:
     out = []
     for bid in _echoes(g, probe):
         b = s.blinds[bid]
-        if s.solo["reacted"].get(bid) == key:
+        if s.solo.reacted.get(bid) == key:
             continue
         if any(base_of(g.book, st).distance(Point(b.x, b.y)) <= trigger_distance(g, b) for st in s.living(mover)):
             out.append(bid)
@@ -712,13 +697,13 @@ def on_move(g: Game, mover: Element, probe: bool = False) -> Any:
     for bid in triggered(g, mover):
         if bid not in s.blinds or not s.living(mover):
             continue
-        s.solo["reacted"][bid] = key
+        s.solo.reacted[bid] = key
         if reaction_roll(g, bid, mover):
-            if bid in s.solo["shadows"]:
+            if bid in s.solo.shadows:
                 result = reveal(g, bid, mover, ambush=True) or result
             else:
                 result = spring(g, bid, mover) or result
-    s.solo["pos"] = _allied_positions(g)
+    s.solo.pos = _allied_positions(g)
     return result
 
 
@@ -728,12 +713,12 @@ def watch(g: Game) -> None:
     s = g.state
     if not active(g) or s.over:
         return
-    before = s.solo["pos"]
+    before = s.solo.pos
     movers = sorted({st.element for st in s.side_stands("allied")
                      if before.get(st.id) is not None and before[st.id] != [st.x, st.y]})
     for eid in movers:
         on_move(g, s.elements[eid])
-    s.solo["pos"] = _allied_positions(g)
+    s.solo.pos = _allied_positions(g)
     watch_blinds(g)
 
 
@@ -749,7 +734,7 @@ def watch_blinds(g: Game) -> None:
     from game.rules.detection import reveal as reveal_blind
 
     s = g.state
-    before = s.solo.get("bpos", {})
+    before = s.solo.bpos
     moved = sorted(bid for bid, xy in _allied_blinds(g).items() if before.get(bid) not in (None, xy))
     if moved:
         sense(g)
@@ -760,11 +745,11 @@ def watch_blinds(g: Game) -> None:
         key = f"{s.turn}:{abid}:{ab.activations}"
         for bid in _echoes(g, False):
             b = s.blinds.get(bid)
-            if b is None or abid not in s.blinds or s.solo["reacted"].get(bid) == key:
+            if b is None or abid not in s.blinds or s.solo.reacted.get(bid) == key:
                 continue
             if math.hypot(b.x - ab.x, b.y - ab.y) > trigger_distance(g, b):
                 continue
-            s.solo["reacted"][bid] = key
+            s.solo.reacted[bid] = key
             # The roll is public and the Blind is not revealed yet: it names the marker, never the
             # element under it (DESIGN §6, DD-4.7).
             if not reaction_roll(g, bid, _BlindName(ab.id)):
@@ -775,13 +760,13 @@ def watch_blinds(g: Game) -> None:
                 continue
             mover = min(live, key=lambda el: (min(math.hypot(st.x - b.x, st.y - b.y) for st in s.living(el)),
                                               el.id))
-            if bid in s.solo["shadows"]:
+            if bid in s.solo.shadows:
                 reveal(g, bid, mover, ambush=True)
             else:
                 spring(g, bid, mover)
             break
-    s.solo["bpos"] = _allied_blinds(g)
-    s.solo["pos"] = _allied_positions(g)
+    s.solo.bpos = _allied_blinds(g)
+    s.solo.pos = _allied_positions(g)
 
 
 class _BlindName:
@@ -793,8 +778,8 @@ class _BlindName:
 
 def reaction_roll(g: Game, bid: str, mover: Element) -> bool:
     """DD-10.7: 1d6, 1–2 the Spider Waits, 3–6 AMBUSH! (G-12 Stirring: waits only on a 1)."""
-    r = rules().reaction
-    stirring = g.state.solo["doom"] >= rules().doom.stirring
+    r = rules(g).reaction
+    stirring = g.state.solo.doom >= rules(g).doom.stirring
     target = (r.wait_max_stirring if stirring else r.wait_max) + 1
     ev = resolve_test(g.dice, purpose="Ambush Reaction", target=target, modifiers=[],
                       clause="DD-10.7; G-24 B" + ("; G-12" if stirring else ""), side="insurgent",
@@ -813,22 +798,22 @@ def reveal(g: Game, bid: str, trigger: Element | None, ambush: bool, bonus: int 
     b = s.blinds.get(bid)
     if b is None:
         return None
-    d = rules().doom
+    d = rules(g).doom
     mods = []
-    if s.solo["doom"] >= d.stirring:
+    if s.solo.doom >= d.stirring:
         mods.append(Modifier("Doom Clock Stirring", d.reveal_bonus, "G-12; G-09"))
     die = g.dice.d6()
     roll = min(6, die + sum(m.value for m in mods) + bonus)
-    row = rules().reveal[(s.threat, roll)]
+    row = rules(g).reveal[(s.threat, roll)]
     g.emit({"type": "roll", "purpose": "Contact Reveal", "side": "insurgent", "element": None, "dice": [die],
             "target": None, "modifiers": [m.to_dict() for m in mods], "need": None, "result": roll,
             "blind": bid, "threat": s.threat, "clause": f"DD-10.8; {row.clause}",
             "text": f"Contact Reveal (Threat Level {s.threat}): rolled {die}"
                     + "".join(f", {m.name} {m.value:+d}" for m in mods) + f" = {roll}: {row.text}"})
     del s.blinds[bid]
-    s.solo["shadows"].pop(bid, None)
-    s.solo["reacted"].pop(bid, None)
-    s.solo["progress"] = s.turn
+    s.solo.shadows.pop(bid, None)
+    s.solo.reacted.pop(bid, None)
+    s.solo.progress = s.turn
     g.emit({"type": "blind_removed", "blind": bid, "clause": "G-24 C", "text": f"Blind {bid} is resolved"})
     if row.kind == "false_alarm":
         return None
@@ -862,10 +847,18 @@ def reveal_spotted(g: Game, bid: str, spotter: Element | None, reason: str = "sp
 
 
 def booby_trap(g: Game, trigger: Element, b: Blind, bonus: int, depth: int = 0) -> str | None:
-    """G-08, rolled for the trigger stand nearest the Echo (G-09 level 3, 1: +1)."""
+    """G-08, rolled for the trigger stand nearest the Echo (G-09 level 3, 1: +1). A blast is one template
+    attack (``game.rules.template``): the G-25 template whose ``used_by`` names the row (combat.toml), the
+    row's FP on every stand under it, friend or foe, with Look Out, Sir! (DD-5.9); a grenade or shell
+    centred on the triggering stand, the claymore's fan from the trap toward the element. A row without
+    saves keeps only the template's own save rule (the claymore's: no vegetation saves, G-25). Punji
+    stakes: the triggering stand takes the row's hits, no save, and its element tests Morale (DD-5.19)."""
+    from game.rules import template
+    from game.rules.morale import test_or_pin
+
     die = g.dice.d6()
     roll = min(6, die + bonus)
-    row = rules().trap[roll]
+    row = rules(g).trap[roll]
     g.emit({"type": "roll", "purpose": "Booby Trap", "side": "allied", "element": trigger.id, "dice": [die],
             "target": None, "modifiers": [{"name": "well laid", "value": bonus, "clause": "G-09"}] if bonus else [],
             "need": None, "result": roll, "clause": row.clause,
@@ -882,7 +875,28 @@ def booby_trap(g: Game, trigger: Element, b: Blind, bonus: int, depth: int = 0) 
         return reveal(g, b.id, trigger, ambush=True, depth=depth + 1)
     p = Point(b.x, b.y)
     stands = sorted(g.state.living(trigger), key=lambda st: (base_of(g.book, st).distance(p), st.id))
-    _hits_on(g, stands, row.dice, row.auto_hits, row.save, row.text, row.clause)
+    if not stands:
+        return "activation_over"
+    victim = stands[0]
+    shape = template.for_clause(row.clause)
+    if shape is None:  # G-08 2, punji stakes: no template
+        for _ in range(row.auto_hits):
+            if victim.alive:
+                fire.apply_hit(g, victim, row.clause)
+        if g.state.living(trigger):
+            test_or_pin(g, trigger, row.text, f"DD-5.19; {row.clause}")
+        return "activation_over"
+    saves = None if row.save else (template.save_rule(shape) or fire.SaveOverride(("all",), None, clause=row.clause))
+    if shape.shape == "fan":
+        cx = sum(st.x for st in stands) / len(stands)
+        cy = sum(st.y for st in stands) / len(stands)
+        at, heading = (b.x, b.y), math.degrees(math.atan2(cy - b.y, cx - b.x))
+    else:
+        at, heading = (victim.x, victim.y), victim.facing
+    blast = template.from_table(shape.id, at[0], at[1], heading, kind="booby_trap", fp=row.dice,
+                                auto_hits=row.auto_hits, save_override=saves, name=row.text,
+                                clause=f"{row.clause}; {shape.clause}; DD-5.9")
+    template.attack(g, blast, side="insurgent")
     return "activation_over"
 
 
@@ -890,7 +904,7 @@ def spawn(g: Game, row: RevealRow, b: Blind, trigger: Element | None) -> list[El
     """Place the revealed force within 2" of the Echo (Dac Cong: within 6" in the trigger's rear arc),
     facing the trigger element (G-09)."""
     s = g.state
-    r = rules().reaction
+    r = rules(g).reaction
     out = []
     tx, ty, tf = b.x, b.y, 0.0
     if trigger is not None and s.living(trigger):
@@ -899,8 +913,8 @@ def spawn(g: Game, row: RevealRow, b: Blind, trigger: Element | None) -> list[El
         ty = sum(st.y for st in ts) / len(ts)
         tf = ts[0].facing
     for grp in row.groups:
-        s.solo["spawned"] += 1
-        eid = f"jg{s.solo['spawned']:02d}"
+        s.solo.spawned += 1
+        eid = f"jg{s.solo.spawned:02d}"
         if grp["place"] == "rear" and trigger is not None:
             back = math.radians(tf + 180.0)
             ax, ay, reach = tx + 4.0 * math.cos(back), ty + 4.0 * math.sin(back), r.rear_within - 4.0
@@ -1008,7 +1022,7 @@ def consolidation(g: Game) -> None:
         return
     watch(g)
     capture(g)
-    f = rules().fade
+    f = rules(g).fade
     s = g.state
     for el in list(s.elements.values()):
         if el.side != "insurgent" or not s.on_table(el) or el.pinned:
@@ -1032,14 +1046,14 @@ def consolidation(g: Game) -> None:
 
 def _sheltered(g: Game, st: Stand) -> bool:
     """DD-10.11: within 4" of a jungle edge, hootch or tunnel entrance."""
-    f = rules().fade
+    f = rules(g).fade
     rect = base_of(g.book, st)
     return any(h.shape.distance(rect) <= f.shelter for h in _features(g, f.shelters))
 
 
 def clinging(g: Game, el: Element) -> bool:
     """DD-10.14 Clinging to the Belt (C-10: 4"): an AI stand this close to a player stand never fades."""
-    f = rules().fade
+    f = rules(g).fade
     foes = g.state.side_stands("allied")
     return any(fire.gap(g, a, b) <= f.cling for a in g.state.living(el) for b in foes)
 
@@ -1048,19 +1062,19 @@ def fade_out(g: Game, el: Element) -> None:
     """DD-10.12–10.13: take every Communist Casualty Token within 4", remove the stands, and place a new
     Shadow Blind in an unsearched hootch (G-40, 4+) or at the far jungle edge."""
     s = g.state
-    f = rules().fade
+    f = rules(g).fade
     stands = s.living(el)
-    taken = [t for t in s.tokens if t.get("side") == "insurgent" and t["state"] == "communist"
+    taken = [t for t in s.tokens if t.side == "insurgent" and t.state == "communist"
              and any(base_of(g.book, st).distance(token_shape(t)) <= f.snatch for st in stands)]
     for t in taken:
         s.tokens.remove(t)
     for st in stands:
         st.alive = False
-    s.solo["faded"].append(el.id)
-    g.emit({"type": "fade", "element": el.id, "stands": [st.id for st in stands], "tokens": [t["id"] for t in taken],
+    s.solo.faded.append(el.id)
+    g.emit({"type": "fade", "element": el.id, "stands": [st.id for st in stands], "tokens": [t.id for t in taken],
             "clause": "DD-10.11; DD-10.12; DD-3.13",
             "text": f"{el.name} fades into the jungle" + (f", taking {len(taken)} casualty token(s)" if taken else "")})
-    free = [h for h in _features(g, rules().setup.structures)
+    free = [h for h in _features(g, rules(g).setup.structures)
             if not _near_player(g, h.shape.representative_point().x, h.shape.representative_point().y, 6.0)]
     spot = None
     if free:
@@ -1080,10 +1094,10 @@ def capture(g: Game) -> None:
     """DD-3.14, G-33 (4): a Communist Casualty Token in base contact with an Allied stand and with no
     unpinned Insurgent stand within 2" is captured: removed, +1 VP."""
     s = g.state
-    f = rules().fade
+    f = rules(g).fade
     contact = g.book.command.base_contact
     for t in list(s.tokens):
-        if t.get("side") != "insurgent" or t["state"] != "communist":
+        if t.side != "insurgent" or t.state != "communist":
             continue
         shape = token_shape(t)
         if not any(base_of(g.book, st).distance(shape) <= contact for st in s.side_stands("allied")):
@@ -1093,5 +1107,31 @@ def capture(g: Game) -> None:
             continue
         s.tokens.remove(t)
         s.sides["allied"].vp += f.capture_vp
-        g.emit({"type": "capture", "token": t["id"], "vp": s.sides["allied"].vp, "clause": "DD-3.14; G-33 (4); G-30",
-                "text": f"Communist casualty token {t['id']} captured: +{f.capture_vp} VP"})
+        g.emit({"type": "capture", "token": t.id, "vp": s.sides["allied"].vp, "clause": "DD-3.14; G-33 (4); G-30",
+                "text": f"Communist casualty token {t.id} captured: +{f.capture_vp} VP"})
+
+
+class JungleGhostChapter(Chapter):
+    """DD chapter 10 on the chapter seam: active while the Jungle Ghost plays the Insurgent side."""
+
+    id = "jungle_ghost"
+    title = "DD chapter 10: the Jungle Ghost"
+    state_type = GhostState
+
+    def active(self, g: Game) -> bool:
+        return active(g)
+
+    def new_state(self, g: Game) -> None:
+        return None  # made by ``enable`` when it takes a side
+
+    def load_tables(self, book: Rulebook) -> GhostRules:
+        return load_ghost(book=book)
+
+    def steps(self) -> tuple[Step, ...]:
+        return (Step("tension", 40, tension, "DD-10.15; G-12", self.id),
+                Step("consolidation", 30, consolidation, "DD-10.11–10.14", self.id))
+
+    on_move = staticmethod(on_move)
+
+
+CHAPTER = register_chapter(JungleGhostChapter())

@@ -34,8 +34,8 @@ TABLE_FIELDS = {
     Stand: tuple(f.name for f in dataclasses.fields(Stand)),
     Element: ("id", "side", "name", "kind", "quality", "stands", "blind", "reserve"),
     Blind: ("id", "side", "x", "y", "dummy", "elements", "state", "stealth"),
-    GameState: ("scenario_id", "weather", "time_of_day", "tokens", "clocks", "structures", "casevac",
-                "ambush_points"),
+    GameState: ("scenario_id", "weather", "time_of_day", "tokens", "clocks", "structures",
+                "ambush_points", "terrain_changes"),
 }
 OTHER_FIELDS = {
     Stand: (),
@@ -44,13 +44,13 @@ OTHER_FIELDS = {
               "fired_turn", "exposed_turn", "illuminated_turn"),
     Blind: ("activations", "move_actions", "act_turn", "sprint_turn", "conceal"),
     GameState: ("seed", "turn", "turns", "phase", "to_act", "first_side", "rng", "passes", "impulse", "seq",
-                "over", "result", "smoke", "threat", "civic_drift", "next_blind", "solo"),
+                "over", "result", "smoke", "threat", "civic_drift", "next_blind"),
 }
 """GameState's ``sides``, ``elements``, ``stands`` and ``blinds`` are imaged object by object (each
 side's pools go to the rest); its ``smoke`` enters the table as the clouds that block sight now."""
 
 for _cls, _names in TABLE_FIELDS.items():
-    _objects = ("sides", "elements", "stands", "blinds") if _cls is GameState else ()
+    _objects = ("sides", "elements", "stands", "blinds", "chapters") if _cls is GameState else ()
     assert sorted(_names + OTHER_FIELDS[_cls] + _objects) == sorted(f.name for f in dataclasses.fields(_cls)), \
         f"name every field of {_cls.__name__} in TABLE_FIELDS or OTHER_FIELDS"
 _table = {cls: attrgetter(*names) for cls, names in TABLE_FIELDS.items()}
@@ -71,13 +71,25 @@ def state_images(s: GameState, sight: tuple) -> tuple[bytes, bytes]:
         tuple(s.stands), list(map(_table[Stand], s.stands.values())),
         tuple(s.elements), list(map(_table[Element], s.elements.values())),
         tuple(s.blinds), list(map(_table[Blind], s.blinds.values())),
-        _table[GameState](s), sight,
+        _table[GameState](s), sight, _chapter_images(s, True),
     )
     rest = (
         list(map(_other[Element], s.elements.values())), list(map(_other[Blind], s.blinds.values())),
-        _other[GameState](s), tuple(s.sides), list(map(_side, s.sides.values())),
+        _other[GameState](s), tuple(s.sides), list(map(_side, s.sides.values())), _chapter_images(s, False),
     )
     return image(table), image(rest)
+
+
+def _chapter_images(s: GameState, table: bool) -> list:
+    """Each chapter's state split as its chapter says (``Chapter.table_fields``): the fields listings
+    read go with the table, the rest with the orders and marks."""
+    from game.rules.chapters import CHAPTERS
+
+    out = []
+    for cid, st in s.chapters.items():
+        names = CHAPTERS[cid].table_fields
+        out.append((cid, [getattr(st, f.name) for f in dataclasses.fields(st) if (f.name in names) == table]))
+    return out
 
 
 def table_memo(key: Callable[..., Hashable]):

@@ -125,7 +125,7 @@ def litter_cap(g: Game, stand: Stand, allowance: float, ids: list[str]) -> tuple
     """DD-6.3: a Litter Team moves at most 3" per move (game.rules.casevac)."""
     from game.rules.casevac import casevac, is_bearer
 
-    cap = casevac().litter.max_move
+    cap = casevac(g).litter.max_move
     if allowance > cap and is_bearer(g, stand):
         return cap, ids + ["litter"]
     return allowance, ids

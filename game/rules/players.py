@@ -31,17 +31,15 @@ def new_game(scenario: Scenario, seed: int, threat: int = 2, players: dict[str, 
 
 
 def before_ai_acts(g: Game) -> None:
-    """What the rules do before a computer side chooses: the Jungle Ghost's hooks are in place and its
-    detection has caught up with the moves since it last looked (DD-10.6–10.8).
+    """What the rules do before a computer side chooses: the Jungle Ghost's detection has caught up with the moves since it last looked (DD-10.6–10.8).
 
     It stays at this point, not in a hook at the end of each Allied move: catching up there (as the
     Ghost's impulse opens) gives the same final state and the same event sequence, but a different
-    state between the Allied act and the Ghost's step (its look-up bookkeeping, ``solo["pos"]``), so
+    state between the Allied act and the Ghost's step (its look-up bookkeeping, ``GhostState.pos``), so
     the snapshot hashes of saves made before would no longer replay, and it moves the detection's
     events from ``game.step``'s answer into ``game.act``'s (issue 12)."""
     from game.rules import jungle_ghost
 
-    jungle_ghost.install(g)
     jungle_ghost.watch(g)
 
 

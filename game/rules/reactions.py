@@ -12,7 +12,7 @@ the earliest trigger freezes every stand of the mover at the same fraction of it
 midpoint of the stretch inside the watched zone, DD-2.18, DD-5.23; Ambush: the first inch-step at
 which the ambusher is triggered and can fire, DD-2.27), resolves the reaction, and either lets the
 move go on (looking for the next trigger) or ends it there. In solo play the Jungle Ghost's
-``g.hooks['move']`` is asked at each inch-step of an Allied move which of its Echoes would react there
+A chapter's move listener (``chapters.move_listeners``: the Jungle Ghost's ``on_move``) is asked at each inch-step of an Allied move which of its Echoes would react there
 (``probe=True``, no dice); the first such point freezes the move and the hook rolls the Ambush Reaction
 Roll (DD-10.7, G-24 B): the Spider Waits lets the move go on, an AMBUSH! ends it there.
 
@@ -29,6 +29,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
 from game.rules import fire
+from game.rules.chapters import move_listeners
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.state import Element, Stand
@@ -270,11 +271,13 @@ def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, 
 
 
 def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
-    """The first point along an Allied move where the Jungle Ghost's ``hooks['move']`` says an Echo
-    would make its Ambush Reaction Roll (DD-10.7: the roll interrupts the move)."""
-    hook = g.hooks.get("move")
-    if hook is None or plan.element.side != "allied":
+    """The first point along an Allied move where a chapter's move listener (the Jungle Ghost's
+    ``on_move``, ``chapters.move_listeners``) says an Echo would make its Ambush Reaction Roll (DD-10.7:
+    the roll interrupts the move)."""
+    hooks = move_listeners(g)
+    if not hooks or plan.element.side != "allied":
         return None
+    hook = hooks[0]
     for t in _samples(g, plan):
         with _Placed(g, plan, t):
             echoes = hook(g, plan.element, probe=True)
@@ -315,7 +318,7 @@ def interrupt(g: Game, plan: Plan) -> str | None:
         if kind == "ghost":
             # DD-10.7: the Jungle Ghost rolls for every Echo in trigger distance here; the Spider Waits
             # lets the move go on from this point, an AMBUSH! ends it.
-            result = g.hooks["move"](g, mover)
+            result = move_listeners(g)[0](g, mover)
         elif kind == "overwatch":
             result = _opportunity_fire(g, plan, g.state.elements[eid])
         else:

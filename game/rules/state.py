@@ -119,6 +119,64 @@ class Blind:
 
 
 @dataclass
+class Token:
+    """A casualty token on the table (DD-5.11, DD-6.1; C-19): where a stand fell."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    state: str
+    """wounded | stabilized | kia | extracted (Allied, DD-6.4–6.5, DD-6.12) | communist (DD-3.14)"""
+    carrier: str | None = None
+    """The Litter Team stand carrying it (DD-6.2, G-33 (1)); it travels at the carrier's centre."""
+    extracted: bool = False
+    """A KIA token lifted out by the Dustoff: it scores 0 and its -3 stands (C-02)."""
+
+
+@dataclass
+class Clock:
+    """A clock on the table (DD-2.2, DD-8.7): a d6 beside a marker, dropping by 1 at the start of each
+    Tension phase; at 0 the chapter that owns its ``kind`` resolves it (``game.rules.chapters``)."""
+
+    id: str
+    kind: str
+    """What runs out: ``dustoff`` (DD-6.8), ``wreck`` (a burning wreck, G-38), ``fire_mission``..."""
+    turns: int
+    name: str
+    side: str = "all"
+    """Who sees it: "all", or the side whose secret it is."""
+    x: float | None = None
+    y: float | None = None
+    radius: float | None = None
+    """Where it acts on the table, if anywhere: a circle (a smoke or wreck cloud blocks sight in it)."""
+    colour: str | None = None
+    blocks_sight: bool = False
+    """A cloud on the table while the clock runs (a burning wreck, G-38; WP smoke, G-18): sightlines
+    through its circle are blocked (DD-5.34)."""
+    ref: str | None = None
+    """The record of the owning chapter's state that the clock resolves (a fire mission's id)."""
+
+    def to_view(self) -> dict[str, Any]:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v not in (None, False) and k != "ref"}
+
+
+@dataclass
+class TerrainChange:
+    """A change to the table made in play (DD chapter 8): a crater left by a heavy shell (G-01 T12c) or
+    vegetation burnt by napalm (G-19). The rules, the plan-view table and line of sight all answer the
+    changed table (``game.rules.terrain_changes``)."""
+
+    id: str
+    kind: str
+    """crater | burnt"""
+    polygon: list[list[float]]
+    """The changed area, [[x, y], ...] inches, counter-clockwise."""
+    turn: int
+    clause: str
+
+
+@dataclass
 class GameState:
     scenario_id: str
     seed: int
@@ -138,9 +196,9 @@ class GameState:
     """Consecutive passes in the Engagement phase (G-28 (6): two in a row end the phase)."""
     impulse: int = 0
     seq: int = 0
-    tokens: list[dict] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
     """Casualty tokens on the table (DD-5.11, DD-6.1)."""
-    clocks: list[dict] = field(default_factory=list)
+    clocks: list[Clock] = field(default_factory=list)
     """Pending off-board fire-support and Dustoff clocks (DD-2.2, DD-8.7)."""
     over: bool = False
     result: dict | None = None
@@ -156,14 +214,18 @@ class GameState:
     """Secret Insurgent map points (DD-2.26): {"id", "x", "y", "kind": "ambush"|"tunnel"}."""
     next_blind: int = 0
     """Counter for the ids of Blinds placed during play (``blinds.place_blind``)."""
-    solo: dict | None = None
-    """The Jungle Ghost's own state when it plays the Insurgent (DD chapter 10; jungle_ghost.py):
-    shadow blinds and echoes, the Doom Clock, faded stands. None in a game without it."""
-    casevac: dict = field(default_factory=dict)
-    """CASEVAC (DD chapter 6; game.rules.casevac): the Dustoff smoke marker, the landed helicopter,
-    the call count and the next call's clock after a shoot-down (G-33 (7))."""
+    terrain_changes: list[TerrainChange] = field(default_factory=list)
+    """Craters and burnt ground made in play, in the order they happened (DD chapter 8)."""
+    chapters: dict[str, Any] = field(default_factory=dict)
+    """Each chapter's own typed state, by chapter id (``game.rules.chapters``): CASEVAC's Dustoff
+    (``casevac.CasevacState``), the Jungle Ghost's when it plays a side (``jungle_ghost.GhostState``)..."""
 
     # -- convenience -----------------------------------------------------------------------------
+    @property
+    def solo(self) -> Any:
+        """The Jungle Ghost's state (DD chapter 10) when it plays the Insurgent side, else None."""
+        return self.chapters.get("jungle_ghost")
+
     def other(self, side: str) -> str:
         return "insurgent" if side == "allied" else "allied"
 
@@ -192,6 +254,12 @@ class GameState:
         d["stands"] = {k: Stand(**v) for k, v in d["stands"].items()}
         d["blinds"] = {k: Blind(**v) for k, v in d["blinds"].items()}
         d["rng"] = dict(d["rng"])
+        d["terrain_changes"] = [TerrainChange(**c) for c in d.get("terrain_changes", ())]
+        d["clocks"] = [Clock(**c) for c in d.get("clocks", ())]
+        d["tokens"] = [Token(**t) for t in d.get("tokens", ())]
+        from game.rules.chapters import restore_states
+
+        d["chapters"] = restore_states(d.get("chapters", {}))
         return cls(**d)
 
     def hash(self) -> str:
@@ -214,6 +282,45 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
     return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
 
 
+def build_dataclass(cls: type, raw: Any) -> Any:
+    """A dataclass of ``cls`` from its ``dataclasses.asdict`` form, nested dataclasses (also inside
+    ``X | None``, ``list[X]`` and ``dict[str, X]``) built again; unknown fields are an error."""
+    import typing
+
+    if not isinstance(raw, dict):
+        raise ValueError(f"{cls.__name__}: expected an object, got {type(raw).__name__}")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    extra = sorted(set(raw) - names)
+    if extra:
+        raise ValueError(f"{cls.__name__}: unknown field(s) {', '.join(extra)}")
+    return cls(**{k: _build(hints[k], v) for k, v in raw.items()})
+
+
+def _build(hint: Any, value: Any) -> Any:
+    import types
+    import typing
+
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if dataclasses.is_dataclass(hint):
+        return build_dataclass(hint, value)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(hint):
+            if dataclasses.is_dataclass(arg):
+                return build_dataclass(arg, value)
+        return value
+    if origin is list:
+        (arg,) = typing.get_args(hint) or (Any,)
+        return [_build(arg, v) for v in value] if dataclasses.is_dataclass(arg) else list(value)
+    if origin is dict:
+        args = typing.get_args(hint)
+        arg = args[1] if len(args) == 2 else Any
+        return {k: _build(arg, v) for k, v in value.items()} if dataclasses.is_dataclass(arg) else dict(value)
+    return value
+
+
 def base_of(book: Rulebook, stand: Stand):
     """A stand's base rectangle (DD-1.7)."""
     b = book.base_of(stand.type)
@@ -230,9 +337,9 @@ TOKEN_RADIUS = 0.5
 """A casualty token is a 25 mm disc (G-15)."""
 
 
-def token_shape(token: dict):
+def token_shape(token: Token):
     """The footprint of a casualty token on the table."""
-    return disc(token["x"], token["y"], TOKEN_RADIUS)
+    return disc(token.x, token.y, TOKEN_RADIUS)
 
 
 @lru_cache(maxsize=1024)

@@ -4,23 +4,23 @@ Each turn runs three phases: Tension (fire-support clocks tick, the Allied CP ro
 Tokens), Engagement (the sides alternate, one element at a time; two passes in a row end the phase),
 and Consolidation & Fade (bleed, fade, pinned tests, cleanup, the turn limit).
 
-Steps whose rules belong to later chapters are hooks in this sequence, listed in ``HOOKS``: the
-fire-support clocks resolve through ``hooks['clock']``, the Fade step through ``hooks['fade']``.
-With no hook installed a step does nothing and says nothing: it never invents a result.
+The core's own steps are ``CORE_STEPS``; the chapters add theirs through the chapter seam
+(``game.rules.chapters``), each at its place in the order: CASEVAC's Dustoff leaves before the Bleed
+(DD-6.12), the Jungle Ghost's Doom Clock after the Ambush Tokens and its Fade after the Bleed (DD ch. 10),
+and a clock that runs out is resolved by the chapter that owns its kind (DD-2.2).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from game.rules import chapters
+from game.rules.chapters import Step
 from game.rules.dice import Modifier
 from game.rules.morale import morale_test
 
 if TYPE_CHECKING:
     from game.rules.game import Game
-
-HOOKS = ("clock", "fade")
-
 
 def start_turn(g: Game) -> None:
     s = g.state
@@ -32,28 +32,24 @@ def start_turn(g: Game) -> None:
 
 
 def tension(g: Game) -> None:
-    """Phase 1 (DD-2.2–2.4, G-21)."""
+    """Phase 1 (DD-2.2–2.4, G-21): the core's steps and the chapters' (``CORE_STEPS``)."""
     s = g.state
     s.phase = "tension"
     g.emit({"type": "phase", "phase": "tension", "clause": "DD-2.2", "text": "Tension phase"})
-    # DD-2.2: every pending clock drops by 1; those reaching 0 resolve this turn.
-    for clock in list(s.clocks):
-        clock["turns"] -= 1
-        g.emit({"type": "clock", "clock": clock["id"], "turns": clock["turns"], "clause": "DD-2.2",
-                "text": f"{clock.get('name', clock['id'])}: {clock['turns']} turn(s) to go"},
-               visible=clock.get("side", "all"))
-        if clock["turns"] <= 0:
-            s.clocks.remove(clock)
-            hook = g.hooks.get("clock")
-            if clock.get("casevac"):  # the Dustoff touches down; a wreck burns out (DD-6.8, G-38)
-                from game.rules.casevac import on_clock
+    chapters.run_steps(g, "tension", CORE_STEPS)
 
-                on_clock(g, clock)
-            elif hook is not None:
-                hook(g, clock)
-    allied_cp(g)
-    insurgent_tokens(g)
-    g.hooks.get("tension", lambda g: None)(g)  # the Jungle Ghost's Doom Clock (DD-10.15, G-12)
+
+def tick_clocks(g: Game) -> None:
+    """DD-2.2: every pending clock drops by 1; those reaching 0 resolve this turn, each by the chapter
+    that owns its kind (a Dustoff touches down, DD-6.8; a fire mission lands, DD-8.7)."""
+    s = g.state
+    for clock in list(s.clocks):
+        clock.turns -= 1
+        g.emit({"type": "clock", "clock": clock.id, "turns": clock.turns, "clause": "DD-2.2",
+                "text": f"{clock.name}: {clock.turns} turn(s) to go"}, visible=clock.side)
+        if clock.turns <= 0:
+            s.clocks.remove(clock)
+            chapters.clock_owner(clock.kind).on_clock(g, clock)
 
 
 def allied_cp(g: Game) -> None:
@@ -119,21 +115,9 @@ def consolidation(g: Game) -> None:
     s.to_act = None
     g.emit({"type": "phase", "phase": "consolidation", "clause": "DD-2.31",
             "text": "Consolidation & Fade phase"})
-    from game.rules.casevac import consolidation as casevac_departure
-
-    casevac_departure(g)  # DD-6.12: a landed Dustoff loads its litters and leaves before the Bleed
-    bleed(g)
-    hook = g.hooks.get("fade")
-    if hook is not None:
-        hook(g)
-    # DD-2.33: every Pinned element tests Morale; a pass removes the pin.
-    for el in s.elements.values():
-        if el.pinned and s.on_table(el):
-            if morale_test(g, el, "rally at end of turn", "DD-2.33"):
-                el.pinned = False
-                g.emit({"type": "status", "element": el.id, "status": "pinned", "on": False, "clause": "DD-2.33",
-                        "text": f"{el.name} rallies: the Pinned marker is removed"},
-                       visible=g.visibility_of_element(el))
+    chapters.run_steps(g, "consolidation", CORE_STEPS)
+    if s.over:
+        return
     # Cleanup (G-21 3.3): unspent CP is lost; activation counts reset; sprint memory moves on.
     if s.sides["allied"].cp:
         g.emit({"type": "cp", "side": "allied", "cp": 0, "lost": s.sides["allied"].cp, "clause": "G-28 (3)",
@@ -154,6 +138,17 @@ def consolidation(g: Game) -> None:
         start_turn(g)
 
 
+def rally_pinned(g: Game) -> None:
+    """DD-2.33: every Pinned element tests Morale; a pass removes the pin."""
+    for el in g.state.elements.values():
+        if el.pinned and g.state.on_table(el):
+            if morale_test(g, el, "rally at end of turn", "DD-2.33"):
+                el.pinned = False
+                g.emit({"type": "status", "element": el.id, "status": "pinned", "on": False, "clause": "DD-2.33",
+                        "text": f"{el.name} rallies: the Pinned marker is removed"},
+                       visible=g.visibility_of_element(el))
+
+
 def bleed(g: Game) -> None:
     """Bleed & Triage (DD-2.31, DD-6.4–6.5, C-01): each untended, unstabilised Allied Casualty Token
     rolls 1d6 and dies on 1–2 (rules.toml [bleed]); a token in base contact with a friend does not
@@ -162,19 +157,19 @@ def bleed(g: Game) -> None:
 
     s = g.state
     for tok in s.tokens:
-        if tok.get("side") != "allied" or tok["state"] != "wounded":
+        if tok.side != "allied" or tok.state != "wounded":
             continue
         spot = token_shape(tok)
         near = [st for st in s.side_stands("allied")
                 if base_of(g.book, st).distance(spot) <= g.book.command.base_contact]
         if any(g.book.stands[st.type].role == "medic" for st in near):
-            tok["state"] = "stabilized"
-            g.emit({"type": "casualty", "token": tok["id"], "state": "stabilized", "clause": "DD-6.5; C-01",
-                    "text": f"Casualty {tok['id']}: a Medic in contact stabilizes it"})
+            tok.state = "stabilized"
+            g.emit({"type": "casualty", "token": tok.id, "state": "stabilized", "clause": "DD-6.5; C-01",
+                    "text": f"Casualty {tok.id}: a Medic in contact stabilizes it"})
             continue
         if near:
-            g.emit({"type": "casualty", "token": tok["id"], "state": "wounded", "clause": "DD-6.4; C-01",
-                    "text": f"Casualty {tok['id']}: tended by a friend, no bleed roll"})
+            g.emit({"type": "casualty", "token": tok.id, "state": "wounded", "clause": "DD-6.4; C-01",
+                    "text": f"Casualty {tok.id}: tended by a friend, no bleed roll"})
             continue
         survives = g.book.bleed.survives_on  # rules.toml [bleed]: KIA on 1-2 (DD-6.4)
         die = g.dice.d6()
@@ -182,9 +177,9 @@ def bleed(g: Game) -> None:
         g.emit({"type": "roll", "purpose": "Bleed", "side": "allied", "element": None, "dice": [die],
                 "target": survives, "modifiers": [], "need": survives, "result": "fail" if dead else "pass",
                 "clause": "DD-6.4; C-01",
-                "text": f"Casualty {tok['id']} bleeds: rolled {die}, " + ("KIA" if dead else "clings to life")})
+                "text": f"Casualty {tok.id} bleeds: rolled {die}, " + ("KIA" if dead else "clings to life")})
         if dead:
-            tok["state"] = "kia"
+            tok.state = "kia"
 
 
 def check_wipeout(g: Game) -> bool:
@@ -224,15 +219,15 @@ def end_game(g: Game, reason: str, clause: str) -> None:
     vp = s.sides["allied"].vp
     lines = []
     for tok in s.tokens:
-        if tok.get("side") != "allied":
+        if tok.side != "allied":
             continue
-        if tok["state"] == "kia":
+        if tok.state == "kia":
             vp += v.kia
-            lines.append(f"KIA casualty {tok['id']} {v.kia:+d} (DD-3.17)" + (
-                ", extracted: no refund (C-02)" if tok.get("extracted") else ""))
-        elif tok["state"] in ("wounded", "stabilized"):
+            lines.append(f"KIA casualty {tok.id} {v.kia:+d} (DD-3.17)" + (
+                ", extracted: no refund (C-02)" if tok.extracted else ""))
+        elif tok.state in ("wounded", "stabilized"):
             vp += v.left_on_table
-            lines.append(f"casualty {tok['id']} left on the table {v.left_on_table:+d} (DD-3.17, C-02)")
+            lines.append(f"casualty {tok.id} left on the table {v.left_on_table:+d} (DD-3.17, C-02)")
     for obj in g.scenario.objectives:
         if objective_met(g, obj):
             sign = 1 if obj.side == "allied" else -1
@@ -248,3 +243,15 @@ def end_game(g: Game, reason: str, clause: str) -> None:
             "clause": f"{clause}; G-30",
             "text": f"Game over: {reason}. Net VP {vp:+d}: "
             + ("Allied victory" if winner == "allied" else "Insurgent victory" if winner else "a draw")})
+
+
+CORE_STEPS = (
+    Step("tension", 10, tick_clocks, "DD-2.2"),
+    Step("tension", 20, allied_cp, "DD-2.3"),
+    Step("tension", 30, insurgent_tokens, "DD-2.4"),
+    Step("consolidation", 20, bleed, "DD-2.31"),
+    Step("consolidation", 40, rally_pinned, "DD-2.33"),
+)
+"""The core's steps of the turn sequence. Chapters' steps fall between them by ``order``: 10 before the
+Bleed (CASEVAC departure, DD-6.12), 30 after it (the Jungle Ghost's Fade, DD-10.11), 40+ in Tension
+after the Ambush Tokens (the Doom Clock, DD-10.15)."""

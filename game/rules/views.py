@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
 from game.rules.reactions import overwatch_marker_view
+from game.rules.terrain_changes import view_of as terrain_view
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -112,21 +113,21 @@ def render_view(g: Game, side: str) -> dict:
                       "activations": acts})
         blinds.append(d)
     from game.rules.casevac import carried_by, token_fields
-    from game.rules.casevac import markers as casevac_markers
+    from game.rules.chapters import markers as chapter_markers
 
     markers = [
-        {"id": t["id"], "kind": "casualty_token", "side": t.get("side"), "x": t["x"], "y": t["y"], "state": t["state"],
+        {"id": t.id, "kind": "casualty_token", "side": t.side, "x": t.x, "y": t.y, "state": t.state,
          **token_fields(g, t, side)}
-        for t in s.tokens if t["state"] != "extracted" and not t.get("extracted")
+        for t in s.tokens if t.state != "extracted" and not t.extracted
     ]
-    markers += casevac_markers(g)  # the Dustoff smoke, the landed UH-1, a burning wreck: public (DD-6.7)
+    markers += chapter_markers(g, side)  # each chapter's: the Dustoff smoke, the landed UH-1 (DD-6.7)...
     for st in stands:
         tok = carried_by(g, st["id"])
         if tok is not None:
-            st["litter"] = tok["id"]  # a Litter Team and the casualty it carries (DD-6.2)
+            st["litter"] = tok.id  # a Litter Team and the casualty it carries (DD-6.2)
     markers += [{"id": m["id"], "kind": "dust_cloud", "x": m["x"], "y": m["y"], "radius": m["radius"]}
                 for m in s.smoke if (m["turn"], m["impulse"]) == (s.turn, s.impulse)]
-    clocks = [copy.deepcopy(c) for c in s.clocks if referee or c.get("side", "all") in ("all", side)]
+    clocks = [c.to_view() for c in s.clocks if referee or c.side in ("all", side)]
     structures = copy.deepcopy(s.structures)
     secret: dict = {}
     if referee or side == "insurgent":
@@ -138,5 +139,7 @@ def render_view(g: Game, side: str) -> dict:
         "seq": g.seq_for(side),  # the side's own event numbering: no gaps for hidden events (DESIGN §6)
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
         "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
-        "civic_drift": s.civic_drift, **secret,
+        "civic_drift": s.civic_drift,
+        "terrain_changes": terrain_view(s),  # craters and burnt jungle: public (DD ch. 8, G-01 T12c, G-19)
+        **secret,
     }

@@ -10,6 +10,7 @@ import pytest
 from game.rules import jungle_ghost as jg
 from game.rules.game import Game
 from game.rules.scenario import build_scenario
+from game.rules.state import Token
 from game.rules.turn import start_turn
 from tests.builders import element, enemy, platoon, scenario, stand
 
@@ -26,7 +27,7 @@ def solo_game(elements, terrain=None, dice=None, threat=2, width=48, height=48, 
 
 
 def shadows(g):
-    return [b for b in g.state.blinds.values() if b.id in g.state.solo["shadows"]]
+    return [b for b in g.state.blinds.values() if b.id in g.state.solo.shadows]
 
 
 def test_shadow_blind_count_by_table_size():  # DD-10.3
@@ -95,7 +96,7 @@ def test_placement_priority_hootch_then_treeline():  # DD-10.4
 def test_quarter_roll_rerolls_five_and_six():  # G-40
     g = Game(build_scenario(scenario(platoon() + enemy())), 1, start=False)
     g.dice.force([6, 1])
-    g.state.solo = {"entry": "south", "shadows": {}, "next": 1}
+    g.state.chapters["jungle_ghost"] = jg.GhostState(entry="south")
     spot = jg._quarter_spot(g)
     assert spot is None  # the 6 rerolls
     spot = jg._quarter_spot(g)
@@ -104,10 +105,10 @@ def test_quarter_roll_rerolls_five_and_six():  # G-40
 
 def _echo_next_to_squad(threat=2, terrain=None):
     g = solo_game(platoon(squad_at=(10, 10)), terrain, threat=threat)
-    for bid in list(g.state.solo["shadows"]):
+    for bid in list(g.state.solo.shadows):
         del g.state.blinds[bid]
-    g.state.solo["shadows"] = {}
-    g.state.solo["doom"] = 0
+    g.state.solo.shadows = {}
+    g.state.solo.doom = 0
     bid = jg._place_shadow(g, 10.0, 15.0, "test")
     return g, bid
 
@@ -119,7 +120,7 @@ def test_ambush_reaction_roll(die, ambush):  # DD-10.7, G-24 B
     g.dice.force([die, 1])  # the reaction roll, then the reveal (1: false alarm at level 2)
     sq = g.state.elements["sq1"]
     jg.on_move(g, sq)
-    assert g.state.solo["shadows"].get(bid) is None if ambush else g.state.solo["shadows"][bid] == "echo"
+    assert g.state.solo.shadows.get(bid) is None if ambush else g.state.solo.shadows[bid] == "echo"
     texts = [e["text"] for e in g.events if e.get("purpose") == "Ambush Reaction"]
     assert texts and ("AMBUSH" in texts[-1]) == ambush
 
@@ -143,7 +144,7 @@ def test_trigger_distance_dense_is_four_inches():  # DD-10.7
 
 def test_stirring_spider_waits_only_on_one():  # DD-10.7 with G-12 at 3
     g, bid = _echo_next_to_squad()
-    g.state.solo["doom"] = 3
+    g.state.solo.doom = 3
     g.dice.force([2, 1])
     assert jg.reaction_roll(g, bid, g.state.elements["sq1"]) is True
 
@@ -152,7 +153,7 @@ def test_reveal_false_alarm_removes_the_echo():  # DD-10.8, G-09 L2-1
     g, bid = _echo_next_to_squad()
     g.dice.force([1])
     jg.reveal(g, bid, g.state.elements["sq1"], ambush=False)
-    assert bid not in g.state.blinds and g.state.solo["progress"] == g.state.turn
+    assert bid not in g.state.blinds and g.state.solo.progress == g.state.turn
 
 
 @pytest.mark.parametrize("threat, stands", [(1, ["vc_militia_cell", "vc_militia_cell"]),
@@ -174,7 +175,7 @@ def test_reveal_table_per_threat_level(threat, stands):  # DD-10.8, DD-10.5, G-0
 
 def test_reveal_bonus_at_stirring():  # G-09, G-12
     g, bid = _echo_next_to_squad()
-    g.state.solo["doom"] = 3
+    g.state.solo.doom = 3
     g.dice.force([4])
     jg.reveal(g, bid, None, ambush=False)
     ev = [e for e in g.events if e.get("purpose") == "Contact Reveal"][-1]
@@ -213,7 +214,7 @@ def test_disengagement_fades_on_three(monkeypatch):  # DD-10.11, DD-10.13
     n = len(shadows(g))
     g.dice.force([3, 1])  # the disengagement roll; no hootch so no hootch roll
     jg.consolidation(g)
-    assert not g.state.living(el) and "vc" in g.state.solo["faded"]
+    assert not g.state.living(el) and "vc" in g.state.solo.faded
     assert len(shadows(g)) == n + 1  # regenerated at the far edge (DD-10.13, G-40)
     newest = shadows(g)[-1]
     assert newest.y > 30
@@ -230,11 +231,11 @@ def test_disengagement_fails_on_two():  # DD-10.11
 def test_snatch_and_fade_takes_tokens_within_four():  # DD-10.12, DD-3.13
     g = solo_game(_with_cell(), WOOD)
     _hurt_cell(g)
-    g.state.tokens += [{"id": "near", "side": "insurgent", "x": 12, "y": 37, "state": "communist"},
-                       {"id": "far", "side": "insurgent", "x": 30, "y": 30, "state": "communist"}]
+    g.state.tokens += [Token("near", "insurgent", 12, 37, "communist"),
+                       Token("far", "insurgent", 30, 30, "communist")]
     g.dice.force([4])
     jg.consolidation(g)
-    assert [t["id"] for t in g.state.tokens] == ["far"]
+    assert [t.id for t in g.state.tokens] == ["far"]
 
 
 def test_clinging_to_the_belt():  # DD-10.14, C-10 (4")
@@ -253,20 +254,20 @@ def test_clinging_to_the_belt():  # DD-10.14, C-10 (4")
 def test_doom_clock_ticks_and_lights_out():  # DD-10.15, G-12
     g = solo_game(platoon())
     g.state.turn = 2
-    g.state.solo["progress"] = 0
+    g.state.solo.progress = 0
     jg.tension(g)
-    assert g.state.solo["doom"] == 2  # +1 from turn 2, +1 no progress
-    g.state.solo["progress"] = 2
+    assert g.state.solo.doom == 2  # +1 from turn 2, +1 no progress
+    g.state.solo.progress = 2
     g.state.turn = 3
     jg.tension(g)
-    assert g.state.solo["doom"] == 3 and g.state.solo["stirring"]
-    g.state.solo["doom"] = 8
+    assert g.state.solo.doom == 3 and g.state.solo.stirring
+    g.state.solo.doom = 8
     g.state.turn = 4
     g.dice.force([1, 1, 1] + [6] * 12)
     jg.tension(g)
-    assert g.state.solo["doom"] >= 9 and g.state.turns == 4
+    assert g.state.solo.doom >= 9 and g.state.turns == 4
     assert any(e.get("kind") == "mortar" for e in g.events)
-    assert g.state.solo["reinforced"]
+    assert g.state.solo.reinforced
 
 
 def test_ai_holds_no_ambush_tokens():  # G-29, C-23
@@ -277,13 +278,13 @@ def test_ai_holds_no_ambush_tokens():  # G-29, C-23
 def test_capture_abandoned_token():  # DD-3.14, G-33 (4)
     g = solo_game(platoon())
     sl = g.state.stands["a"]
-    g.state.tokens.append({"id": "c1", "side": "insurgent", "x": sl.x, "y": sl.y + 0.9, "state": "communist"})
+    g.state.tokens.append(Token("c1", "insurgent", sl.x, sl.y + 0.9, "communist"))
     jg.consolidation(g)
     assert g.state.sides["allied"].vp == 1 and not g.state.tokens
 
 
 def test_tables_load_and_reference_real_stands():  # DD-10.8, G-09, G-08 as data
-    r = jg.rules()
+    r = jg.load_ghost()
     assert len(r.reveal) == 18 and sorted(r.trap) == [1, 2, 3, 4, 5, 6]
     g = solo_game(platoon())
     assert jg.check_references(g.book) == []
@@ -315,13 +316,13 @@ def test_spotting_a_shadow_blind_rolls_the_contact_reveal_table():  # DD-4.24 (s
     g, bid = _spot_ready()
     g.dice.force([5, 5])  # the Spotting Test (4+), then the Contact Reveal roll
     ev = g.act("allied", {"type": "spot", "element": "sq1", "target": bid})
-    assert bid not in g.state.blinds and bid not in g.state.solo["shadows"]
+    assert bid not in g.state.blinds and bid not in g.state.solo.shadows
     reveal = [e for e in ev if e.get("purpose") == "Contact Reveal"]
     assert reveal and reveal[0]["result"] == 5
     new = [e for e in g.state.elements.values() if e.id.startswith("jg")]
     assert [g.state.stands[s].type for s in new[0].stands] == ["vc_cadre", "vc_rifle_cell", "vc_rifle_cell"]
     assert not any(e["type"] in ("ambush", "fire") for e in ev)
-    assert g.state.solo["progress"] == g.state.turn
+    assert g.state.solo.progress == g.state.turn
 
 
 def test_a_spotted_booby_trap_is_disarmed():  # G-09 (a trap found by a Spotting Test is disarmed)
@@ -347,7 +348,7 @@ def test_recon_by_fire_empty_jungle_on_a_shadow_blind():  # DD-4.29, G-34
     ev = g.act("allied", {"type": "recon_by_fire", "element": "sq1", "target": bid})
     assert any(e["type"] == "echo_lost" and e["blind"] == bid for e in ev)
     assert bid in g.state.blinds and not any(e.get("purpose") == "Contact Reveal" for e in ev)
-    assert g.state.solo["shadows"][bid] == "shadow"  # the squad's next look may make it an Echo again
+    assert g.state.solo.shadows[bid] == "shadow"  # the squad's next look may make it an Echo again
 
 
 def _march_on_echo():
@@ -357,7 +358,7 @@ def _march_on_echo():
             del g.state.blinds[bid2]
     b = g.state.blinds[bid]
     b.x, b.y = 10.0, 21.0
-    g.state.solo["shadows"][bid] = "echo"
+    g.state.solo.shadows[bid] = "echo"
     return g, bid
 
 
@@ -400,10 +401,10 @@ def _scenario_echo_next_to_squad(dummy=False):
     from game.rules.blinds import place_blind
 
     g = solo_game(platoon(squad_at=(10, 10)) + enemy((40, 40), "v1"))
-    for bid in list(g.state.solo["shadows"]):
+    for bid in list(g.state.solo.shadows):
         del g.state.blinds[bid]
-    g.state.solo["shadows"] = {}
-    g.state.solo["doom"] = 0
+    g.state.solo.shadows = {}
+    g.state.solo.doom = 0
     b = place_blind(g, "insurgent", 10.0, 15.0, elements=() if dummy else ["v1"], dummy=dummy, state="echo")
     return g, b.id
 

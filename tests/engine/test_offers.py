@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from game.engine.client import EngineError, InProcessEngine
-from game.rules.casevac import casevac
+from game.rules.casevac import load_casevac
 from game.rules.fire import combat
 from tests.engine.test_fog import fill, plantation_with_reserves
 
@@ -56,7 +56,7 @@ def test_preview_is_true_exactly_where_game_preview_answers():
 def test_the_geometry_in_the_params_is_the_rules_own():
     e = InProcessEngine()
     seen = set()
-    bz, ow, lz = combat().beaten_zone, combat().overwatch, casevac().dustoff
+    bz, ow, lz = combat().beaten_zone, combat().overwatch, load_casevac().dustoff
     for _, _, acts, _ in _games(e, 12):
         for a in acts:
             p = a["params"]

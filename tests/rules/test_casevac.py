@@ -8,9 +8,11 @@ from types import SimpleNamespace
 import pytest
 
 from game.rules import fire
+from game.rules.casevac import Helicopter
 from game.rules.errors import IllegalAction
 from game.rules.game import Game
 from game.rules.scenario import build_scenario
+from game.rules.state import Token
 from game.rules.turn import end_game, start_turn
 
 
@@ -44,7 +46,7 @@ NEAR_CELL = ("vc", "insurgent", [("vc_a", "vc_rifle_cell", 22, 20), ("vc_b", "vc
 
 
 def token(g: Game, tid: str, x: float, y: float, state: str = "wounded") -> dict:
-    tok = {"id": tid, "side": "allied", "x": x, "y": y, "state": state}
+    tok = Token(tid, "allied", x, y, state)
     g.state.tokens.append(tok)
     return tok
 
@@ -81,7 +83,7 @@ def test_buddy_aid_non_medic_stabilizes_on_4(die, state):
     ev = allied(g, {"type": "buddy_aid", "element": "sq", "token": "cas1", "stand": "sq_a"})
     roll = [e for e in ev if e["type"] == "roll" and e["purpose"] == "Buddy Aid"][0]
     assert roll["target"] == 4 and "G-33 (2)" in roll["clause"]  # DD-2.16, G-33 (2)
-    assert tok["state"] == state
+    assert tok.state == state
 
 
 def test_buddy_aid_medic_is_automatic_and_needs_contact():
@@ -93,7 +95,7 @@ def test_buddy_aid_medic_is_automatic_and_needs_contact():
     assert "DD-2.16" in exc.value.clause
     ev = allied(g, {"type": "buddy_aid", "element": "med", "token": "cas1"})
     assert not [e for e in ev if e["type"] == "roll"]  # G-33 (2): a Medic needs no roll
-    assert tok["state"] == "stabilized" and far["state"] == "wounded"
+    assert tok.state == "stabilized" and far.state == "wounded"
     with pytest.raises(IllegalAction):  # G-33 (3): stabilized already
         g.act("allied", {"type": "buddy_aid", "element": "med", "token": "cas1"})
 
@@ -103,13 +105,13 @@ def test_litter_drag_caps_the_move_at_3_inches_and_the_token_follows():
     g = make([SQUAD, FAR_CELL])
     tok = token(g, "cas1", 20, 11.1)
     allied(g, {"type": "litter", "element": "sq", "token": "cas1", "stand": "sq_a"})  # DD-6.2
-    assert tok["carrier"] == "sq_a"
+    assert tok.carrier == "sq_a"
     with pytest.raises(IllegalAction) as exc:  # DD-6.3: at most 3" per move
         g.act("allied", {"type": "move", "mode": "patrol", "element": "sq", "to": [22, 5.5]})
     assert "DD-6.3" in exc.value.clause
     allied(g, {"type": "move", "mode": "patrol", "element": "sq", "to": [22, 6.5]})
     a = g.state.stands["sq_a"]
-    assert (tok["x"], tok["y"]) == (a.x, a.y)  # the token travels with the Litter Team
+    assert (tok.x, tok.y) == (a.x, a.y)  # the token travels with the Litter Team
     view = g.view("insurgent")
     assert [s for s in view["stands"] if s["id"] == "sq_a"][0]["litter"] == "cas1"
     assert [m for m in view["markers"] if m["id"] == "cas1"][0]["carried_by"] == "sq_a"
@@ -124,7 +126,7 @@ def test_litter_team_ignores_coherency_and_drop_is_free():
                "stands": {"sq_sl": [22, 8.5], "sq_a": [17.5, 8.5], "sq_b": [24, 10]}})
     cp, impulse = g.state.sides["allied"].cp, g.state.impulse
     g.act("allied", {"type": "litter_drop", "token": "cas1"})
-    assert "carrier" not in tok and g.state.sides["allied"].cp == cp  # G-33 (1): free
+    assert tok.carrier is None and g.state.sides["allied"].cp == cp  # G-33 (1): free
     assert g.state.to_act == "allied" and g.state.impulse == impulse  # the impulse goes on
 
 
@@ -204,7 +206,7 @@ def test_clock_touchdown_and_extraction_scores_2_vp():
     ev = g.events[start:]
     dep = dustoff(ev, "departure")[0]
     assert dep["tokens"] == ["cas1"] and dep["vp_gained"] == 2  # DD-6.12, DD-3.10
-    assert tok["state"] == "extracted" and g.state.sides["allied"].vp == 2
+    assert tok.state == "extracted" and g.state.sides["allied"].vp == 2
     assert not markers(g, "helicopter") and not markers(g, "smoke")
     end_game(g, "test", "DD-2.34")
     assert g.state.result["vp"] == 2  # C-02: an extracted casualty is not left on the table
@@ -214,9 +216,8 @@ def test_kia_extracted_scores_0_and_capacity_is_3():
     g = make([("a", "allied", [(f"s{i}", "us_scout", 10 + 3 * i, 10) for i in range(4)]), FAR_CELL])
     for i in range(4):
         tok = token(g, f"cas{i}", 10 + 3 * i, 10, state="kia" if i == 0 else "stabilized")
-        tok["carrier"] = f"s{i}"
-    g.state.casevac["helicopter"] = {"id": "dustoff1", "x": 14.5, "y": 12.3, "colour": "violet", "radius": 1.5,
-                                     "damaged": False, "turn": 1}
+        tok.carrier = f"s{i}"
+    g.state.chapters["casevac"].helicopter = Helicopter("dustoff1", 14.5, 12.3, "violet", 1.5, False, 1)
     # Four scouts, each carrying a token, touch the UH-1's 1.5" circle (DD-6.12).
     for i, (x, y) in enumerate([(14.5, 10.31), (14.5, 14.29), (12.37, 12.3), (16.63, 12.3)]):
         st = g.state.stands[f"s{i}"]
@@ -227,11 +228,10 @@ def test_kia_extracted_scores_0_and_capacity_is_3():
     ev = dustoff(g.events, "departure")[0]
     assert len(ev["tokens"]) == 3 and "cas0" not in ev["tokens"]  # G-33 (6): living first, 3 max
     assert ev["vp_gained"] == 6
-    g.state.casevac["helicopter"] = {"id": "dustoff2", "x": 14.5, "y": 12.3, "colour": "violet",
-                                     "radius": 1.5, "damaged": False, "turn": 1}
+    g.state.chapters["casevac"].helicopter = Helicopter("dustoff2", 14.5, 12.3, "violet", 1.5, False, 1)
     departure(g)
     kia = g.state.tokens[0]
-    assert kia.get("extracted") and kia["state"] == "kia" and g.state.sides["allied"].vp == 6  # 0 VP
+    assert kia.extracted and kia.state == "kia" and g.state.sides["allied"].vp == 6  # 0 VP
     end_game(g, "test", "DD-2.34")
     assert g.state.result["vp"] == 6 - 3  # C-02: the KIA's -3 stands
 
@@ -250,17 +250,17 @@ def test_hot_lz_waved_off_returns_next_tension():
     g, ev = hot(1)
     roll = [e for e in ev if e["type"] == "roll" and e["purpose"] == "Hot LZ"][0]
     assert roll["result"] == "wave_off" and roll["element"] == "vc" and "DD-6.9" in roll["clause"]
-    assert dustoff(ev, "wave_off") and not g.state.casevac.get("helicopter")
-    assert [c for c in g.state.clocks if c["kind"] == "dustoff" and c["turns"] == 1]
+    assert dustoff(ev, "wave_off") and g.state.chapters["casevac"].helicopter is None
+    assert [c for c in g.state.clocks if c.kind == "dustoff" and c.turns == 1]
     g.dice.force([3])  # G-33 (7): a new Hot LZ roll on the return
     ev = end_turn(g)
-    assert dustoff(ev, "touchdown") and g.state.casevac["helicopter"]
+    assert dustoff(ev, "touchdown") and g.state.chapters["casevac"].helicopter
 
 
 @pytest.mark.parametrize("die", [2, 3, 4])
 def test_hot_lz_scratches_loading_proceeds(die):
     g, ev = hot(die)
-    assert dustoff(ev, "touchdown") and not g.state.casevac["helicopter"]["damaged"]  # DD-6.9 2-4
+    assert dustoff(ev, "touchdown") and not g.state.chapters["casevac"].helicopter.damaged  # DD-6.9 2-4
 
 
 def test_hot_lz_copilot_hit_extracts_at_once_and_a_new_call_may_follow():
@@ -269,7 +269,7 @@ def test_hot_lz_copilot_hit_extracts_at_once_and_a_new_call_may_follow():
     assert td["damaged"]
     dep = dustoff(ev, "departure")[0]  # DD-6.9 5: lands, extracts, leaves
     assert dep["tokens"] == ["cas1"] and g.state.sides["allied"].vp == 2
-    assert not g.state.casevac.get("helicopter")
+    assert g.state.chapters["casevac"].helicopter is None
     token(g, "cas9", 23, 11.1)
     allied(g, {"type": "pop_smoke", "element": "sq", "at": [21, 12.6]})  # G-33 (7): a new call
 
@@ -278,8 +278,8 @@ def test_hot_lz_shot_down_crashes_with_two_casualties_and_a_2_turn_clock():
     g, ev = hot(6)
     crash = dustoff(ev, "crash")[0]
     assert crash["x"] == 20 and len(crash["tokens"]) == 2  # DD-6.9 6
-    new = [t for t in g.state.tokens if t["id"] in crash["tokens"]]
-    assert all(abs(t["x"] - 20) <= 2 and abs(t["y"] - 12.1) <= 2 for t in new)  # G-33 (8)
+    new = [t for t in g.state.tokens if t.id in crash["tokens"]]
+    assert all(abs(t.x - 20) <= 2 and abs(t.y - 12.1) <= 2 for t in new)  # G-33 (8)
     assert g.state.sides["allied"].vp == -3  # G-30
     assert markers(g, "wreck") and not markers(g, "smoke")
     ev = allied(g, {"type": "pop_smoke", "element": "sq", "at": [21, 12.6]})

@@ -95,6 +95,7 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
 def loaders():
     """Each data file and what loads it strictly, from a folder."""
     from game.rules import casevac, contract, detection, fire, jungle_ghost
+    from game.rules.fire_support.tables import load_fire_support
     from game.terrain import load_sight, load_terrain
 
     return {
@@ -102,6 +103,7 @@ def loaders():
         "factions.toml": load_rulebook, "stands.toml": load_rulebook, "terrain.toml": load_terrain,
         "sight.toml": load_sight, "combat.toml": fire.load_combat, "casevac.toml": casevac.load_casevac,
         "detection.toml": detection.load_detection, "jungle_ghost.toml": jungle_ghost.load_ghost,
+        "fire_support.toml": load_fire_support,
         "contract.toml": lambda folder: contract.contract(),  # the engine's contract: game.rules.contract
     }
 
@@ -188,9 +190,9 @@ def test_sight_caps_must_pair_with_their_turns(data_copy: Path):
 
 
 def test_doom_clock_names_are_the_table_s(data_copy: Path):
-    from game.rules.jungle_ghost import load_ghost, rules
+    from game.rules.jungle_ghost import load_ghost
 
-    doom = rules().doom  # G-12: 3 Stirring, 5 Reinforcements, 7 Mortar Harassment, 9 Lights Out
+    doom = load_ghost().doom  # G-12: 3 Stirring, 5 Reinforcements, 7 Mortar Harassment, 9 Lights Out
     assert [doom.level(n) for n in (0, 2, 3, 4, 5, 7, 9, 12)] == [
         "quiet", "quiet", "Stirring", "Stirring", "Reinforcements", "Mortar Harassment", "Lights Out", "Lights Out"]
     edit(data_copy, "jungle_ghost.toml", 'mortar = "Mortar Harassment"', 'mortars = "Mortar Harassment"')

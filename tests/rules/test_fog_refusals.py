@@ -199,14 +199,14 @@ def test_the_jungle_ghost_reaction_roll_names_an_allied_blind_not_its_contents()
     g = Game(build_scenario(scenario(platoon(squad_at=(10, 10)) + enemy((43, 3)))), 1, start=False)
     jg.enable(g)
     start_turn(g)
-    for bid in list(g.state.solo["shadows"]):
+    for bid in list(g.state.solo.shadows):
         del g.state.blinds[bid]
-    g.state.solo["shadows"] = {}
-    g.state.solo["doom"] = 0
+    g.state.solo.shadows = {}
+    g.state.solo.doom = 0
     echo = jg._place_shadow(g, 10.0, 15.0, "test")
-    g.state.solo["shadows"][echo] = "echo"
+    g.state.solo.shadows[echo] = "echo"
     ab = place_blind(g, "allied", 10.0, 11.0, elements=["sq1"])
-    g.state.solo["bpos"] = {ab.id: [10.0, 4.0]}  # it has just moved up
+    g.state.solo.bpos = {ab.id: [10.0, 4.0]}  # it has just moved up
     start = len(g.events)
     g.dice.force([2])  # the Spider Waits
     jg.watch_blinds(g)

@@ -15,7 +15,7 @@ from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.game import Game
 from game.rules.scenario import resolve_scenario
-from game.rules.state import Blind, Element, GameState, Stand
+from game.rules.state import Blind, Element, GameState, Stand, Token
 from game.rules.turn import start_turn
 
 
@@ -137,15 +137,15 @@ def test_a_change_by_hand_is_never_missed(sid, change):
     elif change == "low ammo":
         el.low_ammo = True
     elif change == "add a token":
-        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+        s.tokens.append(Token("t1", "allied", st.x + 1.2, st.y, "wounded"))
     elif change == "carry a token":
-        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+        s.tokens.append(Token("t1", "allied", st.x + 1.2, st.y, "wounded"))
         g.legal_actions("allied")
-        s.tokens[-1]["carrier"] = st.id
+        s.tokens[-1].carrier = st.id
     elif change == "stabilize a token":
-        s.tokens.append({"id": "t1", "side": "allied", "x": st.x + 1.2, "y": st.y, "state": "wounded"})
+        s.tokens.append(Token("t1", "allied", st.x + 1.2, st.y, "wounded"))
         g.legal_actions("allied")
-        s.tokens[-1]["state"] = "stabilized"
+        s.tokens[-1].state = "stabilized"
     elif change == "rubble":
         s.structures[g.scenario.features[0].id] = {"hp": 0, "state": "rubble"}
     elif change == "smoke":
@@ -185,8 +185,14 @@ def test_every_field_of_the_state_is_in_the_table_or_the_rest():
     """A new field must be classed (game.rules.memo): on the table (what offers may read) or not."""
     for cls in (Stand, Element, Blind, GameState):
         named = set(memo.TABLE_FIELDS[cls]) | set(memo.OTHER_FIELDS[cls])
-        objects = {"sides", "elements", "stands", "blinds"} if cls is GameState else set()
+        objects = {"sides", "elements", "stands", "blinds", "chapters"} if cls is GameState else set()
         assert named | objects == {f.name for f in dataclasses.fields(cls)}, cls.__name__
+    # A chapter's state is split by its chapter: the fields it names go with the table.
+    from game.rules.chapters import CHAPTERS
+
+    for ch in CHAPTERS.values():
+        if ch.state_type is not None:
+            assert set(ch.table_fields) <= {f.name for f in dataclasses.fields(ch.state_type)}, ch.id
 
 
 def test_state_images_tell_equal_values_of_different_types_apart():

@@ -1,8 +1,10 @@
+
 """The turn sequence (DD-2.1–2.5, DD-2.33–2.34, G-21, G-28, G-29)."""
 
 import pytest
 
 from game.rules.errors import IllegalAction
+from game.rules.state import Token
 from tests.builders import element, enemy, game, platoon, scenario, stand
 
 
@@ -119,7 +121,7 @@ def test_turn_limit_ends_the_game_dd_2_34():
 def test_casualty_left_on_the_table_scores_c02():
     raw = scenario(platoon() + enemy(), turns=1)
     g = game(raw)
-    g.state.tokens.append({"id": "t1", "side": "allied", "x": 30.0, "y": 30.0, "state": "wounded"})
+    g.state.tokens.append(Token("t1", "allied", 30.0, 30.0, "wounded"))
     g.dice.force([5])  # the bleed roll: clings to life (DD-6.4)
     g.act("allied", {"type": "pass"})
     g.act("insurgent", {"type": "pass"})
@@ -129,21 +131,21 @@ def test_casualty_left_on_the_table_scores_c02():
 def test_bleed_kills_an_untended_casualty_on_1_or_2_dd_6_4():
     raw = scenario(platoon() + enemy(), turns=1)
     g = game(raw)
-    g.state.tokens.append({"id": "t1", "side": "allied", "x": 30.0, "y": 30.0, "state": "wounded"})
+    g.state.tokens.append(Token("t1", "allied", 30.0, 30.0, "wounded"))
     g.dice.force([2])
     g.act("allied", {"type": "pass"})
     g.act("insurgent", {"type": "pass"})
-    assert g.state.tokens[0]["state"] == "kia" and g.state.result["vp"] == -3   # DD-3.17
+    assert g.state.tokens[0].state == "kia" and g.state.result["vp"] == -3   # DD-3.17
 
 
 def test_medic_in_contact_stabilises_c01():
     raw = scenario([element("med", "allied", [stand("m", "us_medic", 30, 31.0)], kind="team")]
                    + platoon() + enemy(), turns=1)
     g = game(raw)
-    g.state.tokens.append({"id": "t1", "side": "allied", "x": 30.0, "y": 30.0, "state": "wounded"})
+    g.state.tokens.append(Token("t1", "allied", 30.0, 30.0, "wounded"))
     g.act("allied", {"type": "pass"})
     g.act("insurgent", {"type": "pass"})
-    assert g.state.tokens[0]["state"] == "stabilized"
+    assert g.state.tokens[0].state == "stabilized"
 
 
 HAMLET = {"id": "h", "name": "the hamlet", "side": "allied", "kind": "hold", "vp": 3,
