@@ -15,7 +15,7 @@ rolls Look Out, Sir! (2–6: the hit moves to a Medium stand within 2", or is lo
 snipers choose their stand and ignore both.
 
 Actions registered here: Aimed Fire (DD-2.11), Fire & Maneuver (DD-2.12), Grazing Fire (DD-5.26),
-Area Suppression (DD-5.27).
+Area Suppression (DD-5.27, rolled as a pooled template by ``game.rules.template``).
 
 What it leaves out: vehicles and their armour saves (DD-5.7, DD-5.12–5.18), anti-tank shots (G-05).
 """
@@ -49,7 +49,7 @@ from game.rules.dice import p_success as _p_success
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
-from game.rules.state import Element, Stand, base_of
+from game.rules.state import Element, Stand, Token, base_of
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -91,6 +91,13 @@ class BeatenZoneRules:
     diameter: float
     fp: int
     roles: list[str] = field(metadata=one_of(ROLES))
+
+
+@dataclass(frozen=True)
+class DangerCloseRules:
+    clause: str
+    reach: float
+    fp: int
 
 
 @dataclass(frozen=True)
@@ -168,14 +175,21 @@ class CombatRules:
     recoilless: RecoillessRules
     overwatch: OverwatchRules
     ambush: AmbushRules
+    danger_close: DangerCloseRules
+    templates: dict = field(default_factory=dict)
+    """G-25 template sizes by id (``[[template]]``; ``game.rules.template.TemplateRow``)."""
 
 
 def load_combat(directory: Path = DATA_DIR, book: Rulebook | None = None) -> CombatRules:
     """Load ``combat.toml`` strictly: every section present, known keys only, a clause in each, roles
-    from the known roles, and terrain that ``book`` (by default the shipped rulebook) has."""
-    built, _ = load_sections("combat.toml", typing.get_type_hints(CombatRules), directory)
+    from the known roles, and terrain that ``book`` (by default the shipped rulebook) has; the
+    ``[[template]]`` rows as ``game.rules.template.template_rows`` checks them."""
+    from game.rules.template import template_rows
+
+    hints = {k: v for k, v in typing.get_type_hints(CombatRules).items() if k != "templates"}
+    built, doc = load_sections("combat.toml", hints, directory, also=("template",))
     check_chapter_refs("combat.toml", {f"[{k}]": v for k, v in built.items()}, book)
-    return CombatRules(**built)
+    return CombatRules(templates=template_rows(doc), **built)
 
 
 @cache
@@ -256,6 +270,30 @@ def is_small(g: Game, stand: Stand) -> bool:
 
 
 # -- context of one attack ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SaveOverride:
+    """A weapon's own save rule that replaces some cover saves (G-19 napalm: no vegetation or hootch
+    saves, 6, but bunkers and trenches 5+; G-25 claymore and canister: no vegetation cover)."""
+
+    strip: tuple[str, ...]
+    """Terrain flags (``vegetation``, ``building``, ``water``, ``fortification``) whose cover save the
+    weapon ignores, or ``all``."""
+    save: int | None = 6
+    """The save in stripped cover (None: no save at all)."""
+    fortified: int | None = None
+    """The save in a fortification (bunker, trench, spider hole) under it; None: its own save."""
+    clause: str = "G-19; G-25"
+
+    def need(self, cover: TerrainType) -> tuple[int | None, str] | None:
+        """The save in ``cover`` under this weapon, or None where the cover keeps its own."""
+        if cover.fortification and self.fortified is not None:
+            return self.fortified, f"{cover.name} under this weapon ({self.clause})"
+        if "all" in self.strip or any(getattr(cover, flag) for flag in self.strip):
+            why = "no cover save" if self.save is None else f"{cover.name} gives no save against it"
+            return self.save, f"{why} ({self.clause})"
+        return None
+
+
 @dataclass
 class Context:
     """What kind of attack this is: it selects the modifiers and saves that apply."""
@@ -272,10 +310,13 @@ class Context:
     """False: no saves at all (close assault, DD-5.22)."""
     fixed_save: int | None = None
     """A save that replaces the cover save (grenade 6, backblast 5+)."""
+    save_override: SaveOverride | None = None
+    """A weapon that strips some cover saves (napalm, claymore; G-19, G-25)."""
     explosive: bool = False
     """An explosive template: Small stands roll Look Out, Sir! (DD-5.9, G-25)."""
     allocation: str = "shield"
-    """shield (DD-5.8, DD-5.28) | fixed (a sniper's chosen stand, DD-5.10) | nearest (beaten zone)"""
+    """shield (DD-5.8, DD-5.28) | fixed (a sniper's chosen stand, DD-5.10) | nearest (a pooled template:
+    the beaten zone, G-34) | template (each stand under a template takes its own dice, DD-8.10)"""
     point_blank: bool = True
     morale: bool = True
     """Units hit take the Pinning test (DD-5.19); the ambush runs its own Discipline Check."""
@@ -283,13 +324,17 @@ class Context:
     """Automatic hits (satchel) need no to-hit roll."""
 
 
-def to_hit_modifiers(g: Game, firer: Element, shooter: Stand | None, target: Stand, ctx: Context) -> list[Modifier]:
+def to_hit_modifiers(g: Game, firer: Element | None, shooter: Stand | None, target: Stand | None,
+                     ctx: Context) -> list[Modifier]:
     """Every to-hit modifier for one firing stand at one target stand (DD-5.4, DD-5.5, DD-5.21,
     DD-5.25, DD-2.20, DD-2.28, DD-2.30, DD-3.3, DD-4.42; C-17, C-18). The real roll and the odds
-    preview both call this."""
+    preview both call this. ``firer`` None: off-board fire (no firer's state); ``target`` None: an area
+    attack with no cover modifier (G-34), only the firer's own state counts."""
+    if target is None:
+        ctx = dataclasses.replace(ctx, cover_to_hit=False, point_blank=False, column=False)
     f = combat().fire
     mods: list[Modifier] = []
-    dist = gap(g, shooter, target) if shooter is not None else math.inf
+    dist = gap(g, shooter, target) if shooter is not None and target is not None else math.inf
     pb = ctx.point_blank and dist <= f.point_blank
     if ctx.cover_to_hit:
         if in_tree(g, target):
@@ -301,12 +346,12 @@ def to_hit_modifiers(g: Game, firer: Element, shooter: Stand | None, target: Sta
                 mods.append(Modifier(f"target in {grade} Cover ({cover.name})", cover.to_hit, "DD-5.4"))
             elif cover.to_hit and pb:
                 mods.append(Modifier(f"point blank strips vegetation cover ({cover.name})", 0, "DD-5.25; C-18"))
-    if firer.pinned and ctx.kind not in ("assault",):
+    if firer is not None and firer.pinned and ctx.kind not in ("assault",):
         mods.append(Modifier("firer Pinned", f.pinned_firer, "DD-5.4; DD-5.21"))
     if pb:
         clause = "DD-2.28; DD-5.5" if ctx.kind == "ambush" else "DD-5.5; DD-5.25"
         mods.append(Modifier("point blank (within 3\")", f.point_blank_bonus, clause))
-    if ctx.kind == "overwatch" and cover_of(g, target).vegetation and not ctx.column:
+    if ctx.kind == "overwatch" and target is not None and cover_of(g, target).vegetation and not ctx.column:
         mods.append(Modifier("fleeting target in foliage or brush", f.fleeting, "DD-2.20; DD-5.23"))
     if ctx.column:
         mods.append(Modifier("trail column caught by ambush or Opportunity Fire", f.column_bonus, "DD-3.3; C-17"))
@@ -322,6 +367,10 @@ def save_need(g: Game, target: Stand, ctx: Context, dist: float) -> tuple[int | 
         return None, "no saves in close assault (DD-5.22)"
     if ctx.fixed_save is not None:
         return ctx.fixed_save, ctx.clause
+    if ctx.save_override is not None:
+        own = ctx.save_override.need(cover_of(g, target))
+        if own is not None:
+            return own
     if in_tree(g, target):
         return f.tree_sniper_save, "tree sniper, Heavy Cover (DD-4.42)"
     if ctx.column:
@@ -358,18 +407,23 @@ class Model:
     marks: list[Mark]
     ctx: Context
     chosen: int | None = None
-    """The sniper's chosen stand (DD-5.10), as an index into marks."""
+    """The sniper's chosen stand (DD-5.10), or the stand a template pool is rolled at, as an index."""
+    eligible: tuple[int, ...] | None = None
+    """The marks a ``nearest`` allocation may give hits to (those under the template); the others are
+    squad mates that only take a hit passed on by Look Out, Sir! (DD-5.9, G-34). None: every mark."""
 
     def alive(self, dmg: tuple[int, ...], i: int) -> bool:
         m = self.marks[i]
         return m.hits + dmg[i] < m.max_hits
 
     def allocate(self, dmg: tuple[int, ...]) -> int | None:
-        """Which stand the next hit goes to (DD-5.8, DD-5.10, DD-5.28; G-34 beaten zone)."""
-        if self.ctx.allocation == "fixed":
+        """Which stand the next hit goes to (DD-5.8, DD-5.10, DD-5.28; G-34 beaten zone; DD-8.10)."""
+        if self.ctx.allocation in ("fixed", "template"):
             return self.chosen if self.chosen is not None and self.alive(dmg, self.chosen) else None
         live = [i for i, m in enumerate(self.marks) if self.alive(dmg, i)]
         if self.ctx.allocation == "nearest":
+            if self.eligible is not None:
+                live = [i for i in live if i in self.eligible]
             live.sort(key=lambda i: (self.marks[i].dist, self.marks[i].id))
             return live[0] if live else None
 
@@ -479,7 +533,7 @@ class Attack:
     auto_hits: int = 0
     """Hits that need no roll (satchel, grazing corridor)."""
     zone: dict | None = None
-    """A template's geometry and the elements under it (beaten zone)."""
+    """The elements that test Morale whether hit or not (a grenade's structure, DD-5.30)."""
 
     @property
     def dice(self) -> int:
@@ -606,9 +660,10 @@ def fire_groups(g: Game, el: Element, shooters: list[Stand], primary: Stand, ctx
 
 def _roll_event(g: Game, attack: Attack, gr: Group, dice: list[int], hits: int, visible: str) -> None:
     mods = ", ".join(f"{m.name} {m.value:+d} ({m.clause})" for m in gr.modifiers)
+    at = {"stand": attack.target} if attack.ctx.allocation == "template" else {}  # a template's own pool
     g.emit({
         "type": "roll", "purpose": "to hit", "side": attack.side, "element": attack.firer, "stands": gr.stands,
-        "dice": dice, "target": combat().fire.to_hit, "modifiers": [m.to_dict() for m in gr.modifiers],
+        **at, "dice": dice, "target": combat().fire.to_hit, "modifiers": [m.to_dict() for m in gr.modifiers],
         "need": gr.need, "result": hits, "clause": f"{attack.ctx.clause}; DD-5.3; G-31",
         "text": f"{attack.label}: {gr.dice} FP dice, {combat().fire.to_hit}+"
         + (f" with {mods}" if mods else "") + f", needs {gr.need}+; rolled {dice}: {hits} hit(s)",
@@ -687,9 +742,11 @@ def resolve_attack(g: Game, attack: Attack, visible: str = "all") -> Outcome:
     return out
 
 
-def allocate_and_save(g: Game, attack: Attack, hits: int, visible: str, out: Outcome) -> tuple[tuple[int, ...], list[str]]:
-    """Steps 3–4 for ``hits`` hits: allocation, Look Out, Sir!, saves (DD-5.6, DD-5.8–5.10)."""
-    dmg = tuple(0 for _ in attack.model.marks)
+def allocate_and_save(g: Game, attack: Attack, hits: int, visible: str, out: Outcome,
+                      dmg: tuple[int, ...] | None = None) -> tuple[tuple[int, ...], list[str]]:
+    """Steps 3–4 for ``hits`` hits: allocation, Look Out, Sir!, saves (DD-5.6, DD-5.8–5.10). ``dmg``: the
+    damage the model's stands already took in this attack (a template's earlier pools, DD-8.10)."""
+    dmg = dmg if dmg is not None else tuple(0 for _ in attack.model.marks)
     hit_els: list[str] = []
     oracle = real_oracle(g, attack, visible)
     for _ in range(hits):
@@ -745,12 +802,10 @@ def remove_stand(g: Game, stand: Stand, why: str, clause: str) -> None:
     el = g.state.elements[stand.element]
     stand.alive = False
     stand.hits = max(stand.hits, g.book.stands[stand.type].hits)
-    tok = {"id": f"cas_{stand.id}", "side": stand.side, "x": stand.x, "y": stand.y,
-           "state": "wounded" if stand.side == "allied" else "communist"}
-    if stand.side != "allied":
-        tok["side"] = "insurgent"
+    tok = Token(f"cas_{stand.id}", "allied" if stand.side == "allied" else "insurgent", stand.x, stand.y,
+                "wounded" if stand.side == "allied" else "communist")
     g.state.tokens.append(tok)
-    g.emit({"type": "casualty", "stand": stand.id, "element": el.id, "token": tok["id"], "state": tok["state"],
+    g.emit({"type": "casualty", "stand": stand.id, "element": el.id, "token": tok.id, "state": tok.state,
             "x": stand.x, "y": stand.y, "clause": clause,
             "text": f"{stand.id} {why}: a casualty token marks the spot"}, visible="all")
     if not g.state.living(el):
@@ -819,10 +874,13 @@ def plan_grazing(g: Game, el: Element, target_id: Any) -> Attack:
     return attack
 
 
-def plan_beaten_zone(g: Game, el: Element, point: Any) -> Attack:
+def plan_beaten_zone(g: Game, el: Element, point: Any):
     """Area Suppression (DD-5.27, G-34): a 3" circle within range; 3 FP dice at 4+ with no cover
     modifier; hits to stands in the zone nearest the firer first, saves by cover; every unit inside
-    tests pinning, even with no hits."""
+    tests pinning, even with no hits (a hidden one in secret). A pooled, non-explosive template
+    (``game.rules.template``); returns its plan."""
+    from game.rules import template
+
     bz = combat().beaten_zone
     mgs = [s for s in g.state.living(el) if g.book.stands[s.type].role in bz.roles]
     if not mgs:
@@ -833,54 +891,20 @@ def plan_beaten_zone(g: Game, el: Element, point: Any) -> Attack:
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in point)):
         raise IllegalAction("'at' must be the zone's centre [x, y]", "DD-5.27")
     gun = mgs[0]
-    zone = Point(float(point[0]), float(point[1])).buffer(bz.diameter / 2.0, 64)
     reach = q(base_of(g.book, gun).distance(Point(float(point[0]), float(point[1]))))
     if reach > g.book.stands[gun.type].range:
         raise IllegalAction(f"the zone's centre is {reach:.2f}\" away, beyond the gun's "
                             f"{g.book.stands[gun.type].range:g}\"", "DD-5.27; G-26")
-    inside = [s for s in g.state.stands.values()
-              if s.alive and s.element != el.id and not g.state.elements[s.element].reserve
-              and base_of(g.book, s).intersects(zone)]
-    hittable = [s for s in inside if not g.state.elements[s.element].hidden]
-    ctx = Context("beaten_zone", "DD-5.27; G-34", cover_to_hit=False, allocation="nearest", point_blank=False,
-                  morale=False)
-    model = build_model(g, sorted(hittable, key=lambda s: s.id), [gun], ctx)
-    mods = _firer_only_mods(el)
-    group = Group([gun.id], bz.fp, mods, need_of(combat().fire.to_hit, mods))
-    attack = Attack(el.side, el.id, ctx, [group], model, None, f"{el.name} hoses a beaten zone")
-    attack.zone = {"x": float(point[0]), "y": float(point[1]), "radius": bz.diameter / 2.0,
-                   "elements": sorted({s.element for s in inside})}
-    return attack
+    zone = template.circle(point[0], point[1], bz.diameter / 2.0, kind="beaten_zone", fp=bz.fp, per_stand=False,
+                           cover_to_hit=False, look_out_sir=False, clause=bz.clause, name="beaten zone")
+    return template.plan(g, zone, firer=el, shooters=[gun], exclude=(el.id,), label=f"{el.name} hoses a beaten zone")
 
 
-def _firer_only_mods(el: Element) -> list[Modifier]:
-    """To-hit modifiers of an area attack: only the firer's own state (G-34: no cover modifier)."""
-    return [Modifier("firer Pinned", combat().fire.pinned_firer, "DD-5.4; DD-5.21")] if el.pinned else []
+def resolve_beaten_zone(g: Game, plan: Any) -> Outcome:
+    """Roll a checked beaten zone (:func:`plan_beaten_zone`) through ``template.attack``."""
+    from game.rules import template
 
-
-def resolve_beaten_zone(g: Game, attack: Attack) -> Outcome:
-    from game.rules.morale import test_or_pin
-
-    zone = attack.zone
-    assert zone is not None
-    g.emit({"type": "template", "kind": "beaten_zone", "element": attack.firer, "x": zone["x"], "y": zone["y"],
-            "radius": zone["radius"], "clause": "DD-5.27; G-25", "text": "Beaten zone: a 3\" circle"})
-    out = resolve_attack(g, attack)
-    for eid in zone["elements"]:
-        el = g.state.elements[eid]
-        if not g.state.living(el):
-            continue
-        vis = g.visibility_of_element(el)
-        ok = test_or_pin(g, el, "in a beaten zone", "DD-5.27; G-34") if vis == "all" else _secret_pin(g, el)
-        (out.passed if ok else out.pinned).append(eid)
-    return out
-
-
-def _secret_pin(g: Game, el: Element) -> bool:
-    """G-34: a hidden unit in the zone takes its pin test secretly (events visible to its side)."""
-    from game.rules.morale import test_or_pin
-
-    return test_or_pin(g, el, "in a beaten zone (hidden)", "DD-5.27; G-34")
+    return template.attack(g, plan)
 
 
 # -- actions ----------------------------------------------------------------------------------------

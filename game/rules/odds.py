@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from game.rules.game import Game
 
 PREVIEWABLE = ("fire", "fire_maneuver", "grazing_fire", "area_fire", "assault", "frag_grenade")
+"""The core's previewable actions (chapter 5). A chapter's action kind joins them by having an ``odds``
+method (:func:`previewable`)."""
+
+
+def previewable() -> tuple[str, ...]:
+    """Every action type ``preview`` answers: the core's, and each registered ``ActionKind`` with an
+    ``odds(g, el, action, plan)`` method (the seam: the fire-support chapter's ``call_air``,
+    ``gunship_run``, ``call_fire`` and ``mortar_fire``), given the plan ``Game.check`` made."""
+    from game.rules.game import ACTION_KINDS
+
+    return PREVIEWABLE + tuple(t for t, k in sorted(ACTION_KINDS.items())
+                               if t not in PREVIEWABLE and callable(getattr(k, "odds", None)))
 
 
 class _More(Exception):
@@ -76,9 +88,13 @@ def step_branches(model: fire.Model, dmg: tuple[int, ...]) -> dict[tuple[int, ..
     return out
 
 
-def damage_distribution(model: fire.Model, hits: list[float]) -> dict[tuple[int, ...], float]:
-    """The damage state after the attack: sum over k of P(k hits) x P(damage | k hits)."""
-    cur = {tuple(0 for _ in model.marks): 1.0}
+def damage_distribution(model: fire.Model, hits: list[float], start: dict[tuple[int, ...], float] | None = None,
+                        given: list[float] | None = None) -> dict[tuple[int, ...], float]:
+    """The damage state after the attack: sum over k of P(k hits) x P(damage | k hits). ``start``: the
+    damage states before it, with their chances (a template's earlier pools, DD-8.10); ``given``, a list
+    by mark, gains the expected number of hits the allocation gives each mark (before Look Out, Sir!
+    and saves): the (k+1)-th hit comes with P(hits > k), whatever the damage so far."""
+    cur = dict(start) if start is not None else {tuple(0 for _ in model.marks): 1.0}
     total: dict[tuple[int, ...], float] = {}
     for k, pk in enumerate(hits):
         if pk:
@@ -86,6 +102,12 @@ def damage_distribution(model: fire.Model, hits: list[float]) -> dict[tuple[int,
                 total[d] = total.get(d, 0.0) + p * pk
         if k == len(hits) - 1:
             break
+        if given is not None:
+            more = sum(hits[k + 1:])
+            for d, p in cur.items():
+                i = model.allocate(d)
+                if i is not None:
+                    given[i] += p * more
         nxt: dict[tuple[int, ...], float] = {}
         for d, p in cur.items():
             for d2, p2 in step_branches(model, d).items():
@@ -157,7 +179,7 @@ def _summary(g: Game, attack: fire.Attack, hits: list[float], dmg: dict[tuple[in
                     "modifiers": [m.to_dict() for m in gr.modifiers]} for gr in attack.groups],
         "auto_hits": attack.auto_hits,
         "hits": {str(k): p for k, p in enumerate(hits)},
-        "expected_hits": sum(k * p for k, p in enumerate(hits)) + attack.auto_hits,
+        "expected_hits": sum(k * p for k, p in enumerate(hits)),  # hits already counts the automatic ones
         "rings": {str(k): p for k, p in sorted(rings.items())},
         "stands_lost": {str(k): p for k, p in sorted(lost.items())},
         "stands": stands,
@@ -189,9 +211,9 @@ def preview(g: Game, side: str, action: Any) -> dict:
     """Exact outcome probabilities of a proposed fire or assault action (it is not taken)."""
     from game.rules.game import ACTION_KINDS
 
-    if not isinstance(action, dict) or action.get("type") not in PREVIEWABLE:
+    if not isinstance(action, dict) or action.get("type") not in previewable():
         raise IllegalAction(f"no odds for action {action.get('type') if isinstance(action, dict) else action!r}; "
-                            f"previewable: {', '.join(PREVIEWABLE)}", "DESIGN §4")
+                            f"previewable: {', '.join(previewable())}", "DESIGN §4")
     if ACTION_KINDS.get(action["type"]) is None:
         raise IllegalAction(f"unknown action type {action['type']!r}", "DESIGN §4")
     # The legality is the rules' one check (``Game.check``: the impulse, the element, its CP or Ambush
@@ -205,13 +227,20 @@ def preview(g: Game, side: str, action: Any) -> dict:
         # are not on the table until then): refused as before this check was shared, so the computer
         # players, which decide on this answer (game/ai/autopilot.py), choose as they did.
         raise IllegalAction(f"{el.name} is not on the table", "DD-2.5")
-    if action["type"] == "fire_maneuver":
+    hook = getattr(ACTION_KINDS[action["type"]], "odds", None)
+    if action["type"] not in PREVIEWABLE and callable(hook):
+        res = hook(g, el, action, plan)  # a chapter's own odds (the seam, :func:`previewable`)
+    elif action["type"] == "fire_maneuver":
         _, attack = plan
         res = attack_odds(g, attack)
     elif action["type"] == "assault":
         from game.rules import assault
 
         res = assault.odds(g, el, plan)
+    elif action["type"] == "area_fire":
+        from game.rules import template
+
+        res = template.odds(g, plan)  # the beaten zone is a template (G-34)
     elif action["type"] == "frag_grenade":
         from game.rules import assault
 

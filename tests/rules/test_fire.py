@@ -65,8 +65,8 @@ def test_aimed_fire_full_pool_allocation_saves_casualties_and_pinning():
     assert [s["stand"] for s in saves] == ["vc_a", "vc_a", "vc_a", "vc_b"]  # DD-5.28: closest first
     s = g.state.stands
     assert not s["vc_a"].alive and s["vc_b"].hits == 1 and s["vc_b"].alive  # DD-5.11
-    tok = [t for t in g.state.tokens if t["id"] == "cas_vc_a"][0]
-    assert tok["side"] == "insurgent" and tok["state"] == "communist"  # DD-3.11, C-19
+    tok = [t for t in g.state.tokens if t.id == "cas_vc_a"][0]
+    assert tok.side == "insurgent" and tok.state == "communist"  # DD-3.11, C-19
     assert g.state.elements["vc"].pinned  # DD-5.21
     assert fire.stand_fp(g, s["vc_b"]) == 2  # DD-5.2: ringed Medium stand halves, rounded up
 
@@ -185,8 +185,8 @@ def test_allied_casualty_token_is_wounded():
     g.dice.force([4, 4, 4, 1, 1, 1] + [1, 1, 1] + [6])  # 3+3 dice from the two cells + cadre 1 = 7
     g.dice.force([1])
     g.act("insurgent", {"type": "fire", "element": "vc", "target": "sq_a"})
-    tok = [t for t in g.state.tokens if t["id"] == "cas_sq_a"][0]
-    assert tok["side"] == "allied" and tok["state"] == "wounded"  # DD-5.11, DD-6.1
+    tok = [t for t in g.state.tokens if t.id == "cas_sq_a"][0]
+    assert tok.side == "allied" and tok.state == "wounded"  # DD-5.11, DD-6.1
 
 
 def test_sniper_picks_small_stand():
