@@ -112,14 +112,15 @@ def _param(params: dict, name: str, kind: type | tuple, required: bool = True, d
 
 
 def _previewable() -> tuple[str, ...]:
-    """The action types ``game.preview`` answers (``odds.PREVIEWABLE``); none without the odds module.
+    """The action types ``game.preview`` answers (``odds.previewable()``: the core's and each chapter
+    action with its own odds); none without the odds module.
     ``odds.preview`` also refuses fire from under a Blind (its stands are not on the table yet), so an
     offer marked ``from_blind`` is not previewable either (docs/protocol.md, game.actions)."""
     try:
         from game.rules import odds
     except ImportError:
         return ()
-    return tuple(odds.PREVIEWABLE)
+    return odds.previewable()
 
 
 def _rss_mb() -> float:
@@ -317,8 +318,7 @@ class Engine:
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
         except Exception as exc:
-            s.game.state = before
-            s.game.dice.streams = before.rng
+            s.game.put_back(before)
             del s.game.events[n_events:]
             raise RpcError(INTERNAL_ERROR, f"internal error while resolving the action; the game is unchanged: "
                                            f"{type(exc).__name__}: {exc}") from exc

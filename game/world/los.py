@@ -5,6 +5,8 @@ A sightline is a straight 3D segment from an eye to a target point, cast through
 
 1. a hit on the ground (a hill) or on a building blocks it (G-01 T10/T11/T14);
 2. smoke and dust circles on its plan path block it (DD-5.34, G-01 T16);
+   (burnt ground, G-19: over a burnt polygon the vegetation volumes are not there for steps 3-5, and the
+   fire's edge is a new woodline; ``game.world.burnt``, carried in ``Conditions.burnt``)
 3. it measures the inches it runs inside each canopy class, *in plan* (horizontal inches, as the
    rulebook measures on the table), leaving out the woodline band: the part within 1" of the edge of
    the feature that the eye or the target is itself lining (DD-4.2, G-02 step 2);
@@ -44,6 +46,7 @@ from game.memory import release_freed_memory
 from game.terrain import TerrainBook, terrain_book
 from game.terrain import sight as sight_limits
 from game.world.bake import baked_path
+from game.world.burnt import Burnt, burnt_of, spans1
 from game.world.features import base_rectangle
 from game.world.raytrace import _INVALID, MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
 
@@ -69,7 +72,7 @@ def quantise(x: np.ndarray | float) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Conditions:
-    """What limits sight beyond the terrain: weather, time of day, smoke, light."""
+    """What limits sight beyond the baked terrain: weather, time of day, smoke, light, burnt ground."""
 
     weather: str = "clear"
     """clear | mist | monsoon (DD-3.8, G-07)."""
@@ -79,6 +82,9 @@ class Conditions:
     """(x, y, radius) circles of smoke or dust that block sight through them (DD-5.34)."""
     illuminated: tuple[tuple[float, float, float], ...] = ()
     """(x, y, radius) circles lit by a flare, star shell or burning wreck (DD-9A.2, G-23)."""
+    burnt: tuple[tuple[float, ...], ...] = ()
+    """Polygons of napalm-burnt ground, each its (x, y) points flattened (x0, y0, x1, y1, ...): over them
+    sight ignores the vegetation (G-19; ``game.world.burnt``). The table's ray scenes stay as they are."""
     turn: int = 1
     """The game turn: ground mist lifts over the game (G-07)."""
 
@@ -229,6 +235,10 @@ class TableLOS:
                                      for c in self.classes] + [False])
         self.part_class = np.array([self.class_index[p.canopy] if p.canopy else -1 for p in parts] + [-1])
         self.part_cutoff = self.class_cutoff[self.part_class]
+        self.part_veg = np.array([self.book.terrain[p.terrain].vegetation for p in parts] + [False])
+        """Per part (and -1, none, last): is it vegetation, which burns (G-19; rubble does not)?"""
+        self._part_veg_list = self.part_veg.tolist()
+        self._burnt_last: tuple = ((), None)
         self.limit_names = [*self.classes, "open", "elevated", *LIMITS.weather, *LIMITS.time,
                             "ground", "building", "smoke"]
         self._limit = {n: i for i, n in enumerate(self.limit_names)}
@@ -327,16 +337,49 @@ class TableLOS:
             raise ValueError(f"point ({x:.2f}, {y:.2f}) is off the {self.width:g}x{self.height:g} table")
         return self._ground1(x, y)
 
-    def clear_circle(self, x: float, y: float, radius: float = 3.0) -> bool:
-        """Is a circle clear of dense trees and buildings? A Dustoff LZ needs 6" across (DD-6.6)."""
+    def clear_circle(self, x: float, y: float, radius: float = 3.0, burnt: tuple[tuple[float, ...], ...] = ()
+                     ) -> bool:
+        """Is a circle clear of dense trees and buildings? A Dustoff LZ needs 6" across (DD-6.6). Dense
+        trees burnt by napalm (``burnt``, as ``Conditions.burnt``; G-19) are gone; buildings stay."""
         self._on_table(np.array([[x, y]]), "LZ centre")
-        return not self.dense_plan.intersects(Point(x, y).buffer(radius, quad_segs=16))
+        circle = Point(x, y).buffer(radius, quad_segs=16)
+        if not burnt or not self.dense_plan.intersects(circle):
+            return not self.dense_plan.intersects(circle)
+        area = burnt_of(burnt).geom
+        parts = self.geo.parts
+        for p in parts:
+            if p.footprint is None or not p.footprint.intersects(circle):
+                continue
+            if p.role == "building":
+                return False
+            if p.canopy and self.book.terrain[p.terrain].dense:
+                left = p.footprint.intersection(circle)
+                if not self.book.terrain[p.terrain].vegetation or not left.difference(area).is_empty:
+                    return False
+        return True
 
-    def terrain_at(self, x: float, y: float) -> str:
-        """The terrain of the canopy volume containing a point at eye height, else 'open'."""
+    def terrain_at(self, x: float, y: float, burnt: tuple[tuple[float, ...], ...] = ()) -> str:
+        """The terrain of the canopy volume containing a point at eye height, else 'open'; 'burnt' where
+        that volume is vegetation burnt by napalm (``burnt``, as ``Conditions.burnt``; G-19)."""
         z = self.elevation(x, y) + EYE_HEIGHT
         part = self._inside(np.array([[x, y, z]]))[0]
-        return self.geo.parts[part].terrain if part >= 0 else "open"
+        if part < 0:
+            return "open"
+        if burnt and self._part_veg_list[part] and shapely.intersects_xy(burnt_of(burnt).geom, x, y):
+            return "burnt"
+        return self.geo.parts[part].terrain
+
+    def _burnt(self, conditions: Conditions) -> Burnt | None:
+        """The burnt ground of the conditions, prepared (None when there is none)."""
+        flat = conditions.burnt
+        if not flat:
+            return None
+        last = self._burnt_last
+        if last[0] is flat:
+            return last[1]
+        b = burnt_of(flat)
+        self._burnt_last = (flat, b)
+        return b
 
     def _inside_cast(self, pts: np.ndarray) -> np.ndarray:
         """The canopy part containing each point (-1: none): the first face straight up is an exit."""
@@ -470,13 +513,24 @@ class TableLOS:
         # dropped for the band of its own end), then where the eye is
         e, d, ln, hf = eyes[live], dirs[live], length[live], hfac[live]
         part_t = self._inside(targets[live])
-        ray, t, prim, dropped = self._crossings(e, d, ln, hf, dist[live], part_t, early)
+        burnt = self._burnt(conditions)
+        dl = dist[live]
+        cut = None
+        if burnt is not None:  # G-19: burnt ground; a canopy cutoff over it is not sure: no early drop
+            cut = burnt.cut(e[:, :2], targets[live, :2], ln)
+            if not len(cut.near):
+                cut = None  # no sightline comes near it
+            elif early:
+                dl = np.where(cut.crossed(len(live)), -np.inf, dl)
+        ray, t, prim, dropped = self._crossings(e, d, ln, hf, dl, part_t, early)
         if dropped.any():
             keep = ~dropped
             remap = np.cumsum(keep) - 1
             hit_keep = keep[ray]
             ray, t, prim = remap[ray[hit_keep]], t[hit_keep], prim[hit_keep]
             live, e, d, ln, hf, part_t = live[keep], e[keep], d[keep], ln[keep], hf[keep], part_t[keep]
+            if cut is not None:
+                cut = cut.take(keep)
         part_e = self._inside(e)
         m = len(live)
         part = geo.canopy.owner[prim]
@@ -491,6 +545,9 @@ class TableLOS:
         exit_t = np.where(np.isfinite(exit_t), ln - exit_t, ln)
         span_e = self._band_span(e, d, part_e, exit_e)
         span_t = self._band_span(targets[live], -d, part_t, exit_t)
+        if cut is not None:  # G-19: the woodlines the fire made, and none on burnt ground
+            span_e = cut.spans(span_e, 0, part_e, self.part_veg, exit_e)
+            span_t = cut.spans(span_t, 1, part_t, self.part_veg, exit_t)
 
         # inches inside each class: the union of the intervals inside its volumes, bands clipped off
         iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, ln)
@@ -498,6 +555,8 @@ class TableLOS:
         iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
         at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= ln[iv_ray])
         iv_t1 = np.where(at_target, np.minimum(iv_t1, ln[iv_ray] - span_t[iv_ray]), iv_t1)
+        if cut is not None:  # G-19: no vegetation over burnt ground
+            iv_ray, iv_part, iv_t0, iv_t1 = cut.clip(iv_ray, iv_part, iv_t0, iv_t1, self.part_veg, m)
         sub = np.zeros((m, C + 1))
         _union_add(sub, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
         inches = np.zeros((n, C))
@@ -506,6 +565,9 @@ class TableLOS:
         # 4. dense canopy entered from above, outside the bands (DD-4.41)
         top_entry = entering & self.class_dense[self.part_class[part]] & (geo.canopy.normal[prim, 2] > 0.3)
         top_entry &= (t > span_e[ray] + 1e-6) & (t < ln[ray] - span_t[ray] - 1e-6)
+        if cut is not None and top_entry.any():  # G-19: no canopy top over burnt ground
+            w = np.nonzero(top_entry)[0]
+            top_entry[w[cut.over(ray[w], t[w], m) & self.part_veg[part[w]]]] = False
         above_t = np.full(n, np.inf)
         above_part = np.full(n, -1)
         if top_entry.any():
@@ -749,6 +811,10 @@ class TableLOS:
             else:
                 solid_t, prim = solid[0](ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE)
                 solid_part = self._solid_owner[prim] if prim >= 0 else -1
+        # burnt ground (G-19); over it a canopy cutoff is not sure: no early drop
+        burnt = self._burnt(conditions) if conditions.burnt else None
+        cut = burnt.cut1(ex, ey, tx, ty, length) if burnt is not None else None
+        kill = early and (cut is None or not cut.stretches)
 
         # 3. canopy: every boundary crossed, in order; as each is found, the intervals it closes inside its
         # volume (as _intervals has them): an exit closes the one from the entry just before it (from 0
@@ -810,7 +876,7 @@ class TableLOS:
                     if p == part_e and exit_e is None:
                         exit_e = t_abs
                 start += t + step
-                if early and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
+                if kill and entering and p != part_t and part_cutoff[p] < dist - 1e-9 and t_abs > 0:
                     reach = min(KILL_PLAN * 1.01 / max(hfac, 1e-12), length - start)
                     if (not canopy_blocked(ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, reach)
                             and (start + reach - t_abs) * hfac >= KILL_PLAN):
@@ -823,6 +889,12 @@ class TableLOS:
         if part_t >= 0:
             span_t = self._band_span1(core_cast, tx, ty, tz, -ux, -uy, -uz, part_t,
                                       length if last_entry_t is None else length - last_entry_t)
+        if cut is not None:  # G-19: the woodlines the fire made, and none on burnt ground
+            veg = self._part_veg_list
+            span_e = spans1(span_e, veg[part_e], cut.on_e, cut.band_e, cut.reach_e,
+                            length if exit_e is None else min(exit_e, length))
+            span_t = spans1(span_t, veg[part_t], cut.on_t, cut.band_t, cut.reach_t,
+                            length if last_entry_t is None else length - last_entry_t)
 
         # inches inside each class: the intervals of _intervals, united as _union_add does, in its order
         # (its order: closed by an exit before opened, by volume, by t; then the ends' own volumes)
@@ -842,7 +914,9 @@ class TableLOS:
                     t0 = max(t0, span_e)
                 if p == part_t and t1 >= length:
                     t1 = min(t1, length - span_t)
-                if t1 > t0:
+                if cut is not None and cut.stretches and self._part_veg_list[p]:  # G-19: none over burnt ground
+                    spans.extend((cls_of[p], a, kind, p, b) for a, b in cut.clip(t0, t1))
+                elif t1 > t0:
                     spans.append((cls_of[p], t0, kind, p, t1))
             if spans:
                 if len(spans) > 1:
@@ -862,6 +936,8 @@ class TableLOS:
         above_t, above_part = INF, -1
         for t, p in tops:
             if t > span_e + 1e-6 and t < length - span_t - 1e-6 and t < above_t:
+                if cut is not None and self._part_veg_list[p] and cut.over(t):
+                    continue  # G-19: no canopy top over burnt ground
                 above_t, above_part = t, p
 
         # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
@@ -1161,16 +1237,24 @@ class TableLOS:
         exit_t = np.where(np.isfinite(exit_t), length - exit_t, length)
         span_e = self._band_span(eyes, dirs, part_e, exit_e)
         span_t = self._band_span(targets, -dirs, part_t, exit_t)
+        cut = burnt_of(conditions.burnt).cut(eyes[:, :2], targets[:, :2], length) if conditions.burnt else None
+        if cut is not None:
+            span_e = cut.spans(span_e, 0, part_e, self.part_veg, exit_e)
+            span_t = cut.spans(span_t, 1, part_t, self.part_veg, exit_t)
         iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, length)
         at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
         iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
         at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= length[iv_ray])
         iv_t1 = np.where(at_target, np.minimum(iv_t1, length[iv_ray] - span_t[iv_ray]), iv_t1)
+        if cut is not None:
+            iv_ray, iv_part, iv_t0, iv_t1 = cut.clip(iv_ray, iv_part, iv_t0, iv_t1, self.part_veg, n)
         inches = np.zeros((n, C + 1))
         _union_add(inches, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
         inches = quantise(inches * hfac[:, None])[:, :C]
         top_entry = entering & self.class_dense[self.part_class[part]] & (geo.canopy.normal[prim, 2] > 0.3)
         top_entry &= (t > span_e[ray] + 1e-6) & (t < length[ray] - span_t[ray] - 1e-6)
+        if cut is not None:
+            top_entry &= ~(cut.over(ray, t, n) & self.part_veg[part])
         above_t = np.full(n, np.inf)
         np.minimum.at(above_t, ray[top_entry], t[top_entry])
         above_part = np.full(n, -1)

@@ -7,12 +7,16 @@ whether a base stays on a trail (DD-3.2). Line of sight and elevation over the b
 
 Features are found by their bounding boxes (a table holds a few dozen). Overlay terrain (trails, bunds, trenches, hills) lies on
 top of the ground terrain; where two ground features overlap, the later one in the scenario wins.
+
+A table changed in play (DD chapter 8: craters, napalm-burnt jungle) is another ``TableMap``:
+:meth:`TableMap.changed` lays the changes over this one and answers with fresh caches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon, box
@@ -21,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 from game.terrain import COVER_ORDER, TerrainBook, TerrainType
 from game.world.features import Feature, apart
 
-__all__ = ["COVER_ORDER", "TableMap", "TerrainHit"]
+__all__ = ["COVER_ORDER", "Change", "TableMap", "TerrainHit"]
 
 
 @dataclass(frozen=True)
@@ -31,15 +35,49 @@ class TerrainHit:
     shape: BaseGeometry
 
 
+class Change(Protocol):
+    """A change to the table made in play, as ``game.rules.state.TerrainChange`` holds it."""
+
+    id: str
+    kind: str
+    """crater | burnt"""
+    polygon: list[list[float]]
+
+
+CHANGE_KINDS = ("crater", "burnt")
+"""What a change lays over the table: a crater (an overlay, G-01 T12c) or burnt ground (G-19)."""
+
+
+def change_shape(polygon: Iterable[Iterable[float]]) -> BaseGeometry:
+    """A change's polygon as a valid shapely polygon (self-crossing outlines are mended)."""
+    poly = Polygon([(float(x), float(y)) for x, y in polygon])
+    return poly if poly.is_valid else poly.buffer(0)
+
+
+def _areal(geom: BaseGeometry) -> BaseGeometry | None:
+    """The polygonal part of an overlay's result (a touching edge or corner dropped), or None if none."""
+    if geom.is_empty:
+        return None
+    if geom.geom_type not in ("Polygon", "MultiPolygon"):
+        parts = [g for g in getattr(geom, "geoms", ()) if g.geom_type in ("Polygon", "MultiPolygon")]
+        if not parts:
+            return None
+        geom = shapely.union_all(parts)
+    return geom if geom.area > 1e-9 else None
+
+
 class TableMap:
     """Plan-view terrain lookups for one table."""
 
     def __init__(self, width: float, height: float, features: tuple[Feature, ...], book: TerrainBook):
+        self._setup(width, height, book, [TerrainHit(f, book.terrain[f.type], f.shape()) for f in features])
+
+    def _setup(self, width: float, height: float, book: TerrainBook, hits: list[TerrainHit]) -> None:
         self.width = width
         self.height = height
         self.book = book
         self.bounds = box(0, 0, width, height)
-        self.hits = [TerrainHit(f, book.terrain[f.type], f.shape()) for f in features]
+        self.hits = hits
         for h in self.hits:
             shapely.prepare(h.shape)
         self._boxes = [h.shape.bounds for h in self.hits]
@@ -49,6 +87,49 @@ class TableMap:
         self._trail_areas: dict[tuple[int, ...], BaseGeometry] = {}
         self._along: dict[Hashable, list[TerrainType]] = {}
         self._at: dict[tuple[float, float], tuple[TerrainHit, ...]] = {}
+
+    # -- changes made in play (DD chapter 8) ------------------------------------------------------
+    def changed(self, changes: Iterable[Change]) -> TableMap:
+        """A new table: this one with the changes laid over, in order (this one is left as it is).
+
+        * ``burnt`` (napalm, G-19): inside the polygon, every vegetation feature (scrub, rubber,
+          secondary, dense, bamboo, mangrove) is replaced by ``burnt`` ground, in its place in the
+          scenario order (so what lay on top of it still does); water, buildings, fortifications,
+          rubble and overlays stay.
+        * ``crater`` (G-01 T12c): the polygon is laid over as a crater overlay: a stand in it takes the
+          better of the crater's cover and the ground's (G-01 rule 1).
+
+        The burnt pieces are features named ``<feature>/<change>`` of type ``burnt``; a crater is a
+        feature named after its change. Shapes already built are shared, so a change costs the
+        features it touches only; the new table's caches start empty."""
+        hits = list(self.hits)
+        for c in changes:
+            if c.kind not in CHANGE_KINDS:
+                raise ValueError(f"unknown terrain change {c.kind!r} ({', '.join(CHANGE_KINDS)})")
+            area = change_shape(c.polygon)
+            outline = tuple((float(x), float(y)) for x, y in c.polygon)
+            if c.kind == "crater":
+                hits.append(TerrainHit(Feature(c.id, "crater", polygon=outline), self.book.terrain["crater"], area))
+                continue
+            burnt = self.book.terrain["burnt"]
+            shapely.prepare(area)
+            bounds = area.bounds
+            out: list[TerrainHit] = []
+            for h in hits:
+                t = h.terrain
+                if not t.vegetation or t.overlay or apart(h.shape.bounds, bounds) or not area.intersects(h.shape):
+                    out.append(h)
+                    continue
+                rest = _areal(h.shape.difference(area))
+                if rest is not None:
+                    out.append(TerrainHit(h.feature, t, rest))
+                inside = _areal(h.shape.intersection(area))
+                if inside is not None:
+                    out.append(TerrainHit(Feature(f"{h.feature.id}/{c.id}", "burnt", polygon=outline), burnt, inside))
+            hits = out
+        new = TableMap.__new__(TableMap)
+        new._setup(self.width, self.height, self.book, hits)
+        return new
 
     # -- basic queries ---------------------------------------------------------------------------
     def _indices(self, geom: BaseGeometry) -> list[int]:
