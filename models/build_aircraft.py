@@ -11,12 +11,13 @@ the nose toward +x (heading 0 = east, as stands face), the model's origin on the
 centre for the helicopters (skids at z = 0) and at the centre of the airframe for the fixed-wing aircraft.
 
 Parts that turn are separate glTF nodes the client spins: ``rotor_main`` (about z), ``rotor_tail``
-(about y) and ``prop`` (about x), each mesh centred on its hub and placed by its node's translation.
+(about y) and ``prop`` (about x), each mesh centred on its hub and placed by its node's translation
+(the AC-47's second propeller is ``prop_starboard``).
 Everything else is one ``body`` node. No textures: vertex colours, like the figures.
 
 Sources for the sizes (m): UH-1H fuselage 12.77, main rotor 14.63, tail rotor 2.59, cabin 2.6 wide;
 AH-1G fuselage 13.6, rotor 13.41, 0.99 wide, stub wings 3.28; A-1H 11.84 long, 15.25 span; F-4E 19.2 long,
-11.7 span; O-1E 7.85 long, 10.97 span; M18 smoke grenade 0.064 x 0.145; crater of an 82 mm bomb about 2.
+11.7 span; O-1E 7.85 long, 10.97 span; AC-47D 19.43 long, 28.96 span, props 3.5; M18 smoke grenade 0.064 x 0.145; crater of an 82 mm bomb about 2.
 """
 
 from __future__ import annotations
@@ -284,6 +285,30 @@ def bird_dog() -> dict[str, tuple[trimesh.Trimesh, tuple]]:
             "prop": (prop(2.3 * M, 2), (L * 0.46, 0, 0))}
 
 
+def ac47() -> dict[str, tuple[trimesh.Trimesh, tuple]]:
+    """AC-47D "Spooky": the C-47 gunship, twin radials, three GAU-2 miniguns firing from the port windows and
+    door (a pylon turn to the left), camouflage over a black belly."""
+    L = 19.43 * M
+    r = 1.2 * M
+    parts = [
+        pod(L * 0.96, r, (0, 0, 0), GREEN, scale=(1, 1, 1.05)),
+        pod(L * 0.6, r * 0.98, (-L * 0.02, 0, -0.04), BLACK, scale=(1, 1, 0.8)),   # the black belly
+        pod(L * 0.12, r * 0.55, (L * 0.4, 0, r * 0.55), GLASS),                   # cockpit glazing
+        wing(28.96 * M, 1.9, 0.7, 0.1, (L * 0.08, 0, -r * 0.45), TAN, sweep=0.35, dihedral=5),
+        wing(8.5 * M, 1.1, 0.5, 0.06, (-L * 0.43, 0, r * 0.2), TAN),
+        box((1.2, 0.06, 1.45), (-L * 0.45, 0, r + 0.6), GREEN, rot=rot_y(-22)),   # fin and rudder
+    ]
+    for side in (1, -1):
+        parts.append(pod(1.5, 0.3, (L * 0.14, side * 2.2, -r * 0.35), GREEN))     # nacelle
+        parts.append(cyl(0.32, 0.3, (L * 0.14 + 0.72, side * 2.2, -r * 0.35), METAL, sections=14, rot=rot_y(90)))
+    for k in range(3):  # GAU-2 miniguns out of the port side (+y), two windows and the cargo door
+        parts.append(cyl(0.035, 0.5, (L * (0.05 - 0.12 * k), r + 0.2, -0.05), BLACK, sections=6, rot=rot_x(90)))
+    hub = (L * 0.14 + 0.9, 2.2, -r * 0.35)
+    return {"body": (trimesh.util.concatenate(parts), (0, 0, 0)),
+            "prop": (prop(3.5 * M, 3), hub),
+            "prop_starboard": (prop(3.5 * M, 3), (hub[0], -hub[1], hub[2]))}
+
+
 # --- on the ground ---------------------------------------------------------------------------------
 def smoke_grenade(rgb) -> dict[str, tuple[trimesh.Trimesh, tuple]]:
     """An M18 coloured-smoke grenade lying on its side, its colour band showing (1:100)."""
@@ -356,7 +381,7 @@ SMOKE_COLOURS = {"green": (60, 170, 70), "yellow": (230, 200, 40), "red": (200, 
 
 def models() -> dict[str, dict[str, tuple[trimesh.Trimesh, tuple]]]:
     out = {"uh1_dustoff": huey(), "uh1c_gunship": huey(gunship=True), "ah1_cobra": cobra(),
-           "a1_skyraider": skyraider(), "f4_phantom": phantom(), "o1_bird_dog": bird_dog(),
+           "a1_skyraider": skyraider(), "f4_phantom": phantom(), "o1_bird_dog": bird_dog(), "ac47": ac47(),
            "crater": crater(), "wreck": wreck()}
     for name, rgb in SMOKE_COLOURS.items():
         out[f"smoke_grenade_{name}"] = smoke_grenade(rgb)

@@ -24,6 +24,7 @@ CHAPTERS = {
     "4": "Chapter 4 (the Green Fog, `docs/fog.md`) adds actions for Blinds and detection",
     "5": "Chapter 5 (firefights, `docs/combat.md`) adds",
     "6": "Chapter 6 (casualties and CASEVAC, `docs/casevac.md`) adds",
+    "8": "Chapter 8 (fire support, `docs/fire_support.md`) adds",
 }
 
 

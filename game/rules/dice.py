@@ -90,6 +90,15 @@ class Dice:
             return self._forced.pop(0)
         return self.below(6, stream) + 1
 
+    def die(self, faces: int, stream: str = "rules") -> int:
+        """One die of ``faces`` sides: a d6, or the d8 of a scatter direction (DD-8.8). A forced value
+        (tests) is taken when it is a face of this die."""
+        if faces == 6:
+            return self.d6(stream)
+        if stream == "rules" and self._forced and self._forced[0] <= faces:
+            return self._forced.pop(0)
+        return self.below(faces, stream) + 1
+
     def roll(self, n: int, stream: str = "rules") -> list[int]:
         return [self.d6(stream) for _ in range(n)]
 

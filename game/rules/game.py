@@ -13,7 +13,8 @@ Morale test (DD-1.14–1.16); an element activates at most twice a turn with at 
 Insurgent elements activate once a turn free, a second time for an Ambush Token (G-28 (4)).
 
 What it leaves out, for the chapters that fill it: shooting, assault and reactions (ch. 5), spotting
-and blinds moving (ch. 4), fire support (ch. 8), the Jungle Ghost (ch. 10).
+and blinds moving (ch. 4) as action kinds; CASEVAC (ch. 6), fire support (ch. 8) and the Jungle Ghost
+(ch. 10) through the chapter seam (``game.rules.chapters``, docs/chapters.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from game.rules import chapters
 from game.rules import turn as turn_rules
 from game.rules.command import activation_costs, coherent, command_status
 from game.rules.data import SIDES, Rulebook, rulebook
@@ -40,6 +42,7 @@ from game.rules.memo import image, state_images
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
+from game.rules.terrain_changes import burnt_polygons
 from game.world.features import apart
 from game.world.tablemap import TableMap
 
@@ -274,7 +277,6 @@ class Game:
         self.scenario = scenario
         self.book = book or rulebook()
         self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
-        self.hooks: dict[str, Callable[..., Any]] = {}
         self.los_override: Callable[[Stand, Stand], Any] | None = None
         self._conditions: tuple | None = None
         self._sightlines: tuple = (None, {})
@@ -299,12 +301,12 @@ class Game:
                 raise ValueError(f"threat level must be 1, 2 or 3 (DD-10.5), got {threat!r}")
             state = initial_state(scenario, seed, seed_streams(seed))
             state.threat = threat
+            self.state = state
+            state.chapters = chapters.new_states(self)  # each chapter's state in a new game
         self.state = state
+        if state.terrain_changes:  # craters and burnt ground made in play (DD ch. 8; terrain_changes.py)
+            self.table = self.table.changed(state.terrain_changes)
         self.dice = Dice(self.state.rng)
-        if self.state.solo:
-            from game.rules import jungle_ghost
-
-            jungle_ghost.install(self)  # the Jungle Ghost's phase hooks belong to each Game (DD ch. 10)
         if start and self.state.turn == 0:
             turn_rules.start_turn(self)
 
@@ -423,13 +425,16 @@ class Game:
                 results.put(k, answer)
 
     def sight_key(self) -> tuple:
-        """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34)."""
+        """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34), the
+        ground napalm burnt (G-19) and the circles star shells light (DD-9A.3)."""
         s = self.state
-        smoke = tuple((m["x"], m["y"], m["radius"]) for m in s.clocks if m.get("kind") == "smoke_area")
+        smoke = tuple((m.x, m.y, m.radius) for m in s.clocks if m.blocks_sight)
         # DD-5.34: a dust cloud lasts for the impulse it was raised in
         smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
                        if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
-        return s.weather, s.time_of_day, smoke
+        from game.rules.fire_support.missions import lights_now
+
+        return s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self)
 
     def conditions(self):
         """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
@@ -440,9 +445,9 @@ class Game:
             return memo["conditions"]
         key = self.sight_key()
         if self._conditions is None or self._conditions[0] != key:
-            weather, time_of_day, smoke = key
+            weather, time_of_day, smoke, burnt, lit = key
             self._conditions = (key, Conditions(weather=weather, time_of_day=time_of_day, smoke=smoke,
-                                                illuminated=()))
+                                                illuminated=lit, burnt=burnt))
         if memo is not None:
             memo["conditions"] = self._conditions[1]
         return self._conditions[1]
@@ -872,6 +877,17 @@ class Game:
     def hash(self) -> str:
         return self.state.hash()
 
+    def put_back(self, state: GameState) -> None:
+        """Return to an earlier state (a fault rolled back, ``session``): the state, its dice, and the
+        table as that state has it (its craters and burnt ground), with no answer kept from the other."""
+        from game.rules.terrain_changes import forget_table
+
+        self.state = state
+        self.dice.streams = state.rng
+        table = TableMap(self.scenario.width, self.scenario.height, self.scenario.features, self.book)
+        self.table = table.changed(state.terrain_changes) if state.terrain_changes else table
+        forget_table(self)
+
     def snapshot(self) -> dict:
         return copy.deepcopy(self.state.to_dict())
 
@@ -881,5 +897,6 @@ class Game:
         return cls(scenario, state.seed, book, state=state, start=False)
 
 
-# Register the chapters' actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac).
-from game.rules import assault, blinds, casevac, detection, fire, reactions  # noqa: E402,F401
+# Register the chapters and their actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac),
+# 8 (fire support), 10 (the Jungle Ghost).
+from game.rules import assault, blinds, casevac, detection, fire, fire_support, jungle_ghost, reactions  # noqa: E402,F401,I001

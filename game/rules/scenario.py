@@ -23,12 +23,11 @@ from shapely import STRtree
 from shapely.geometry import Point
 
 from game.rules.data import SIDES, Rulebook, rulebook
+from game.terrain import sight
 from game.world.features import Feature, base_rectangle
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent.parent / "scenarios"
 
-WEATHERS = {"clear": "DD-9A.5", "mist": "G-07", "monsoon": "DD-3.8"}
-TIMES = {"day": "G-23", "dawn": "G-23", "dusk": "G-23", "night_moonlit": "G-23", "night_dark": "G-23"}
 SPECIAL_RULES = {
     "no_artillery": "DD-8.3: heavy artillery left out of a patrol clash",
     "meeting_engagement": "DD-4.35: both sides start on Blinds on opposite sides",
@@ -126,6 +125,15 @@ OBJECTIVE_KINDS = {
 
 
 @dataclass(frozen=True)
+class SupportSetup:
+    """Fire support a side has on call (DD-8.3, G-19): an off-board asset and how many missions."""
+
+    side: str
+    asset: str
+    missions: int
+
+
+@dataclass(frozen=True)
 class ObjectiveSetup:
     """A scenario objective scored at the end of the game (G-30: a main objective is worth 3 VP)."""
 
@@ -160,6 +168,8 @@ class Scenario:
     """The source object, for saves and the engine protocol."""
     ambush_points: tuple[AmbushPointSetup, ...] = ()
     objectives: tuple[ObjectiveSetup, ...] = ()
+    support: tuple[SupportSetup, ...] = ()
+    """Off-board fire support on call (DD chapter 8; ``game.rules.fire_support``)."""
     shadow_blinds: int | None = None
     """Solo play: how many Shadow Blinds the Jungle Ghost adds (DD-10.3); None: the engine's policy
     (docs/ai.md, "Shadow Blinds and the scenario's own force")."""
@@ -304,7 +314,7 @@ class _Reader:
         return tuple(p for p in pts if p is not None)
 
 
-_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective"}
+_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
     "special_rules", "shadow_blinds",
@@ -367,6 +377,49 @@ def _read_features(r: _Reader, raw: list, book: Rulebook) -> list[Feature]:
         if book.terrain[ftype].elevation and feat.height <= 0:
             r.problem(p + "height", "a hill needs a positive height")
         out.append(feat)
+    return out
+
+
+def _read_support(r: _Reader, raw: Any, specials: list) -> list[SupportSetup]:
+    """``[[support]]`` rows (DD-8.3): each names a side, an off-board asset of ``fire_support.toml``
+    (G-19) that side may have, and its missions (at least 1). ``no_artillery`` leaves heavy guns out."""
+    from game.rules.fire_support.tables import load_fire_support
+
+    out: list[SupportSetup] = []
+    if not isinstance(raw, list):
+        r.problem("support", "should be a list of [[support]] tables")
+        return out
+    assets = load_fire_support().assets
+    seen: set[tuple[str, str]] = set()
+    for i, o in enumerate(raw):
+        p = f"support[{i}]."
+        if not isinstance(o, dict):
+            r.problem(f"support[{i}]", "should be a table")
+            continue
+        r.unknown(o, {"side", "asset", "missions"}, p)
+        side = r.get(o, "side", p, str)
+        aid = r.get(o, "asset", p, str)
+        missions = r.get(o, "missions", p, int)
+        asset = assets.get(aid) if isinstance(aid, str) else None
+        if aid is not None and asset is None:
+            r.problem(p + "asset", f"unknown asset '{aid}' (known: {', '.join(assets)})")
+        if side is not None and side not in SIDES:
+            r.problem(p + "side", f"'{side}' is not a side")
+        if None in (side, aid, missions) or asset is None or side not in SIDES:
+            continue
+        if side not in asset.sides:
+            r.problem(p + "asset", f"the {side} side has no {asset.name} (G-19: {', '.join(asset.sides)})")
+        if asset.kind == "onboard":
+            r.problem(p + "asset", f"{asset.name} is a team on the table, not an asset on call (G-37)")
+        if missions < 1:
+            r.problem(p + "missions", "at least 1 mission (DD-8.3)")
+        if asset.heavy and "no_artillery" in (specials or []):
+            r.problem(p + "asset", f"{asset.name} is heavy artillery, and the scenario's no_artillery rule "
+                                   "leaves it out (DD-8.3)")
+        if (side, aid) in seen:
+            r.problem(p + "asset", f"'{aid}' is listed twice for the {side} side")
+        seen.add((side, aid))
+        out.append(SupportSetup(side, aid, missions))
     return out
 
 
@@ -467,11 +520,12 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
     if turns is not None and not 1 <= turns <= 20:
         r.problem("scenario.turns", f"{turns} turns is outside 1..20 (DD-1.4: typically 5-7)")
     weather = r.get(head, "weather", "scenario.", str, "clear")
-    if weather not in WEATHERS:
-        r.problem("scenario.weather", f"unknown weather '{weather}' (known: {', '.join(WEATHERS)})")
+    weathers, times = sight().weather, sight().time  # sight.toml: the weathers and times the rules know
+    if weather not in weathers:
+        r.problem("scenario.weather", f"unknown weather '{weather}' (known: {', '.join(weathers)})")
     tod = r.get(head, "time_of_day", "scenario.", str, "day")
-    if tod not in TIMES:
-        r.problem("scenario.time_of_day", f"unknown time of day '{tod}' (known: {', '.join(TIMES)})")
+    if tod not in times:
+        r.problem("scenario.time_of_day", f"unknown time of day '{tod}' (known: {', '.join(times)})")
     first = r.get(head, "first_side", "scenario.", str, book.turn.first_side)
     if first not in SIDES:
         r.problem("scenario.first_side", f"'{first}' is not a side ({', '.join(SIDES)})")
@@ -644,13 +698,15 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
             r.problem("element", f"side '{side_id}' has no elements or blinds")
 
     objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))
+    support = _read_support(r, raw.get("support", []), specials or [])
     if r.problems:
         raise r.fail()
     return Scenario(
         id=sid, title=title, source=source, briefing=briefing, width=float(width), height=float(height),
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
-        raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), shadow_blinds=shadows,
+        raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), support=tuple(support),
+        shadow_blinds=shadows,
     )
 
 
