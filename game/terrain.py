@@ -162,6 +162,13 @@ class TimeLimit:
     clause: str
     cap: float = 0.0
     """Inches; 0: none."""
+    night: bool = False
+    """Night (G-16, DD-4.40, DD-9A): the night rules apply."""
+
+    @property
+    def poor_light(self) -> bool:
+        """Dawn, dusk and night: sight is capped (G-23), and spotting is harder."""
+        return self.cap > 0
 
 
 @dataclass(frozen=True)

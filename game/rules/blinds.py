@@ -338,7 +338,7 @@ class BlindMove(SideActionKind):
             if b.id in g.state.blinds and detection.sees_marker(g, b, detection.observers_of(g, side)):
                 detection.reveal(g, b, "it ends a sprint within an enemy's visual cutoff", "DD-2.10; C-14")
         if wet and b.id in g.state.blinds:
-            detection.noise(g, b, "crossing water", "DD-4.9 (b)")
+            detection.noise(g, b, "water", "DD-4.9 (b)")
 
 
 class BlindHold(SideActionKind):

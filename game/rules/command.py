@@ -19,11 +19,11 @@ from shapely.ops import nearest_points
 
 from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of
+from game.terrain import sight
 
 if TYPE_CHECKING:
     from game.rules.game import Game
 
-NIGHT = {"night_moonlit", "night_dark"}
 
 
 def commander(g: Game, side: str) -> Stand | None:
@@ -70,7 +70,7 @@ def radio_link(g: Game, element: Element, pc: Stand) -> bool:
 def command_radius(g: Game, line: LineString) -> tuple[float, str]:
     """The radius that applies along a measuring line (DD-1.13, G-16)."""
     c = g.book.command
-    if g.state.time_of_day in NIGHT:
+    if sight().time[g.state.time_of_day].night:
         return c.radius_night, "G-16 (night)"
     if g.table.crosses_dense(line):
         return c.radius_dense, "DD-1.13 (dense terrain)"

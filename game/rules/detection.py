@@ -48,7 +48,6 @@ from game.terrain import sight
 if TYPE_CHECKING:
     from game.rules.game import Game
 
-NIGHT = {"night_moonlit", "night_dark"}
 
 
 # -- the tables (game/data/detection.toml) --------------------------------------------------------------
@@ -71,11 +70,19 @@ class SpottingRules:
     formation_search: float
 
 
+NOISE_RESULTS = ("echo", "confirmed")
+"""What a noise makes of a marker (DD-4.9 (b), C-14)."""
+
+
 @dataclass(frozen=True)
 class NoiseRules:
+    """What a noise makes of a Blind and of an Echo (DD-4.9 (b), C-14): "echo" or "confirmed"."""
+
     clause: str
-    sprint: str
-    water: str
+    sprint: str = field(metadata=one_of(NOISE_RESULTS))
+    sprint_echo: str = field(metadata=one_of(NOISE_RESULTS))
+    water: str = field(metadata=one_of(NOISE_RESULTS))
+    water_echo: str = field(metadata=one_of(NOISE_RESULTS))
 
 
 @dataclass(frozen=True)
@@ -199,12 +206,16 @@ def make_echo(g: Game, b: Blind, reason: str, clause: str) -> None:
 
 
 def noise(g: Game, b: Blind, why: str, clause: str = "DD-4.9") -> None:
-    """The Blind makes noise (DD-4.9 (b)): a Blind becomes an Echo; a sprinting Echo is Confirmed (C-14).
-    Trip flares (DD-9A.2) call this with why="trip flare"."""
-    if b.state == "echo" and why == "sprint":
-        reveal(g, b, "it sprints while already an Echo", "DD-2.10; C-14")
+    """The Blind makes noise (DD-4.9 (b)): ``why`` is "sprint" or "water" (detection.toml [noise]: what
+    it makes of a Blind, and of an Echo: a sprinting Echo is Confirmed, C-14). Trip flares (DD-9A.2)
+    call this with why="trip flare" (a Blind or an Echo becomes, or stays, an Echo)."""
+    n = rules().noise
+    result = getattr(n, why + ("_echo" if b.state == "echo" else ""), "echo")
+    if result == "confirmed":
+        what = "it sprints" if why == "sprint" else f"it makes noise ({why})"
+        reveal(g, b, f"{what} while already an Echo", "DD-2.10; C-14")
     else:
-        make_echo(g, b, f"noise: {why}", clause)
+        make_echo(g, b, f"noise: {'crossing water' if why == 'water' else why}", clause)
 
 
 def place_formation(g: Game, el: Element, cx: float, cy: float) -> dict[str, tuple[float, float, float]] | None:
@@ -248,7 +259,7 @@ def reveal(g: Game, b: Blind, reason: str, clause: str, by: Element | None = Non
     the Contact Reveal Table (DD-4.24 note, DD-10.8), rolled for ``by`` (the spotter), no ambush."""
     if b.id not in g.state.blinds:
         return []
-    if g.state.solo is not None and b.id in g.state.solo.get("shadows", {}):
+    if g.state.solo is not None and b.id in g.state.solo.shadows:
         from game.rules import jungle_ghost
 
         return jungle_ghost.reveal_spotted(g, b.id, by, reason)
@@ -309,7 +320,7 @@ def on_fire(g: Game, attack: Any) -> None:
     el.conceal = False
     if el.blind is not None:
         reveal_element(g, el, "muzzle flash", "DD-4.39; DD-4.11")
-    if g.state.time_of_day in NIGHT and el.illuminated_turn != g.state.turn:
+    if sight().time[g.state.time_of_day].night and el.illuminated_turn != g.state.turn:
         autos = [sid for gr in attack.groups for sid in gr.stands
                  if g.book.stands[g.state.stands[sid].type].role in ("mg", "hmg")]
         if autos:
@@ -401,7 +412,7 @@ def spot_modifiers(g: Game, el: Element, stands: list[Stand], b: Blind) -> list[
         mods.append(Modifier("Patrol Move: cautious", sp.patrol, "DD-2.8; C-07"))
     if b.conceal:
         mods.append(Modifier("target in Hold/Conceal", sp.conceal, "DD-4.38; G-32"))
-    if g.state.time_of_day in NIGHT | {"dawn", "dusk"}:
+    if sight().time[g.state.time_of_day].poor_light:
         mods.append(Modifier(f"poor light ({g.state.time_of_day})", sp.night, "G-23"))
     return mods
 
@@ -777,8 +788,8 @@ class ReconByFire(ActionKind):
         """DD-4.29, G-34: the Echo marker goes; the unit, real or Dummy, reverts to State 0 in place (so
         the result never tells the firer which it was, DD-10.1)."""
         b.state = "blind"
-        if g.state.solo is not None and b.id in g.state.solo.get("shadows", {}):
-            g.state.solo["shadows"][b.id] = "shadow"  # a Jungle Ghost Shadow Blind fades back likewise
+        if g.state.solo is not None and b.id in g.state.solo.shadows:
+            g.state.solo.shadows[b.id] = "shadow"  # a Jungle Ghost Shadow Blind fades back likewise
         g.emit({"type": "echo_lost", "blind": b.id, "side": b.side, "x": b.x, "y": b.y, "clause": clause,
                 "text": f"Empty jungle: Echo {b.id} fades back to a Blind"})
 
