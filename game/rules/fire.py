@@ -259,10 +259,27 @@ def stand_fp(g: Game, stand: Stand) -> int:
 
 
 def can_shoot(g: Game, stand: Stand) -> bool:
-    """A stand with FP that is not a Litter Team (DD-6.3: a Litter Team cannot shoot)."""
+    """A stand with FP that is not a Litter Team (DD-6.3: a Litter Team cannot shoot), nor a heavy
+    crew-served weapon in the water (DD-3.18: no M60 or mortar fire while fording)."""
     from game.rules.casevac import is_bearer
 
-    return g.book.stands[stand.type].fp > 0 and not is_bearer(g, stand)
+    return g.book.stands[stand.type].fp > 0 and not is_bearer(g, stand) and not wet_heavy_weapon(g, stand)
+
+
+def fording(g: Game, stand: Stand) -> bool:
+    """DD-3.18: the stand's centre is in fordable water (a stream, a canal, G-01 T4)."""
+    return any(t.water for t in terrain_at(g, stand))
+
+
+def wet_heavy_weapon(g: Game, stand: Stand) -> bool:
+    """DD-3.18: a heavy crew-served weapon (M60, mortar: ``heavy_weapon`` in stands.toml) in the water."""
+    return g.book.stands[stand.type].heavy_weapon and fording(g, stand)
+
+
+def refuse_wet_weapons(g: Game, el: Element, stands: list[Stand], what: str) -> None:
+    """Refuse an action whose every weapon is a heavy weapon in the water (DD-3.18)."""
+    if stands and all(wet_heavy_weapon(g, s) for s in stands):
+        raise IllegalAction(f"{el.name} is fording: {what} cannot fire from the water", "DD-3.18")
 
 
 def is_small(g: Game, stand: Stand) -> bool:
@@ -582,6 +599,7 @@ def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list
     """Check a fire action and build its attack (DD-5.1–5.5, DD-5.28–5.29, DD-2.11–2.12); raise
     IllegalAction with the clause before anything changes."""
     shooters = shooters if shooters is not None else g.state.living(el)
+    refuse_wet_weapons(g, el, shooters, "its heavy weapons")
     target = g.state.stands.get(target_id) if isinstance(target_id, str) else None
     if target is not None and target.side == el.side:
         raise IllegalAction(f"'{target_id}' is a friendly stand", "DD-5.1")
@@ -849,6 +867,7 @@ def plan_grazing(g: Game, el: Element, target_id: Any) -> Attack:
     mgs = [s for s in g.state.living(el) if g.book.stands[s.type].role in gz.roles]
     if not mgs:
         raise IllegalAction(f"{el.name} has no M60/RPD/DShK-class machine gun", "DD-5.26")
+    refuse_wet_weapons(g, el, mgs, "its machine gun")
     if el.low_ammo:
         raise IllegalAction(f"{el.name} is Low on Ammo: no Grazing Fire until resupplied", "G-32; DD-4.26")
     attack = plan_fire(g, el, target_id, Context("grazing", "DD-5.26; G-34"), shooters=mgs)
@@ -885,6 +904,7 @@ def plan_beaten_zone(g: Game, el: Element, point: Any):
     mgs = [s for s in g.state.living(el) if g.book.stands[s.type].role in bz.roles]
     if not mgs:
         raise IllegalAction(f"{el.name} has no machine-gun team", "DD-5.27")
+    refuse_wet_weapons(g, el, mgs, "its machine gun")
     if el.low_ammo:
         raise IllegalAction(f"{el.name} is Low on Ammo: no Area Suppression until resupplied", "G-32; DD-4.26")
     if (not isinstance(point, (list, tuple)) or len(point) != 2
@@ -1032,7 +1052,7 @@ class AreaSuppression(ActionKind):
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         bz = combat().beaten_zone
         mgs = [s for s in g.state.living(el) if g.book.stands[s.type].role in bz.roles]
-        if not mgs or el.low_ammo:
+        if not mgs or el.low_ammo or all(wet_heavy_weapon(g, s) for s in mgs):  # DD-3.18
             return []
         return [{"type": self.type, **common, "clause": "DD-5.27; G-34",
                  "label": f"{el.name}: Area Suppression, 3\" beaten zone ({price})",

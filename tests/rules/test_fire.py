@@ -289,3 +289,31 @@ def test_combat_tables_are_strict(tmp_path):
     (tmp_path / "combat.toml").write_text((tmp_path / "combat.toml").read_text().replace("fp = 3 ", "fpx = 3 "))
     with pytest.raises(DataError):
         fire.load_combat(tmp_path)
+
+
+# -- DD-3.18: no heavy weapons fire from the water --------------------------------------------------------
+STREAM = [{"id": "creek", "type": "stream", "path": [[0, 20], [48, 20]], "width": 3.0}]
+
+
+def _mg_in(y: float) -> Game:
+    from tests.builders import element, enemy, platoon, scenario, stand
+
+    els = platoon() + [element("gun", "allied", [stand("m60", "us_mg_team", 20.0, y)], kind="team", name="M60")]
+    g = Game(build_scenario(scenario(els + enemy((20.0, 30.0)), STREAM)), 1, start=False)
+    start_turn(g)
+    return g
+
+
+def test_an_m60_in_a_stream_cannot_fire():  # DD-3.18
+    g = _mg_in(20.0)
+    with pytest.raises(IllegalAction) as exc:
+        g.act("allied", {"type": "fire", "element": "gun", "target": "vc_a"})
+    assert exc.value.clause == "DD-3.18" and "fording" in exc.value.reason
+    assert not [a for a in g.legal_actions("allied") if a.get("element") == "gun" and a["type"] in
+                ("fire", "grazing_fire", "area_fire")]
+
+
+def test_the_same_m60_on_the_bank_fires():  # DD-3.18
+    g = _mg_in(17.0)
+    assert [a for a in g.legal_actions("allied") if a.get("element") == "gun" and a["type"] == "fire"]
+    g.act("allied", {"type": "fire", "element": "gun", "target": "vc_a"})

@@ -232,8 +232,10 @@ class MortarFire(ActionKind):
     type = "mortar_fire"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
+        from game.rules.fire import wet_heavy_weapon
+
         tubes = mortar_stands(g, el)
-        if not tubes or el.move_actions:
+        if not tubes or el.move_actions or wet_heavy_weapon(g, tubes[0][0]):
             return []
         st, a = tubes[0]
         return [{"type": self.type, **common, "clause": "G-37; DD-9A.3",
@@ -254,6 +256,9 @@ class MortarFire(ActionKind):
             raise IllegalAction(f"{el.name} moved this turn: a mortar team fires only when it has not moved",
                                 "G-37")
         st, a = tubes[0]
+        from game.rules.fire import refuse_wet_weapons
+
+        refuse_wet_weapons(g, el, [st], "its mortar")
         rnd = action.get("round", a.rounds[0])
         if rnd not in a.rounds:
             raise IllegalAction(f"{a.name} fires {', '.join(a.rounds)}, not {rnd!r}", "G-37; DD-9A.3")
