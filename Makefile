@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test setup lint bench clean
+.PHONY: play test setup lint bench rules-coverage clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ bench: $(STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/los.py
 	$(PY) benchmarks/client.py
+
+# Which rules clauses the code and the tests cite, and which are out of scope: prints the tables and
+# writes docs/rules-coverage.md (tests/test_rules_coverage.py checks that it is up to date).
+rules-coverage: $(STAMP)
+	$(PY) tools/rules_coverage.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info .cache

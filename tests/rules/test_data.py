@@ -94,6 +94,7 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
 
 def loaders():
     """Each data file and what loads it strictly, from a folder."""
+    from game.clauses import load_clauses, load_out_of_scope
     from game.rules import casevac, contract, detection, fire, jungle_ghost
     from game.rules.fire_support.tables import load_fire_support
     from game.terrain import load_sight, load_terrain
@@ -105,6 +106,7 @@ def loaders():
         "detection.toml": detection.load_detection, "jungle_ghost.toml": jungle_ghost.load_ghost,
         "fire_support.toml": load_fire_support,
         "contract.toml": lambda folder: contract.contract(),  # the engine's contract: game.rules.contract
+        "clauses.toml": load_clauses, "out_of_scope.toml": load_out_of_scope,  # the coverage report's
     }
 
 
