@@ -53,6 +53,12 @@ class BuddyAidRules:
 
 
 @dataclass(frozen=True)
+class WalkingWoundedRules:
+    clause: str
+    target: int
+
+
+@dataclass(frozen=True)
 class LitterRules:
     clause: str
     max_move: float
@@ -93,6 +99,7 @@ class HotLZRules:
 @dataclass(frozen=True)
 class CasevacRules:
     buddy_aid: BuddyAidRules
+    walking_wounded: WalkingWoundedRules
     litter: LitterRules
     dustoff: DustoffRules
     hot_lz: HotLZRules
@@ -252,6 +259,62 @@ def _aid_pairs(g: Game, el: Element) -> list[tuple[Stand, dict]]:
             if touching(g, st, tok):
                 out.append((st, tok))
     return out
+
+
+def _ringed_pairs(g: Game, el: Element) -> list[tuple[Stand, Stand]]:
+    """(Medic of ``el``, an active friendly stand with a Red Casualty Ring in base contact) (DD-3.16)."""
+    medics = [s for s in g.state.living(el) if g.book.stands[s.type].role == "medic" and not is_bearer(g, s)]
+    out = []
+    for m in medics:
+        for st in g.state.side_stands(el.side):
+            if st.hits and st.alive and st.hits < g.book.stands[st.type].hits \
+                    and base_of(g.book, st).distance(base_of(g.book, m)) <= contact(g) + 1e-9:
+                out.append((m, st))
+    return sorted(out, key=lambda p: (p[0].id, p[1].id))
+
+
+class WalkingWounded(ActionKind):
+    """Walking wounded (DD-3.16): a Medic in base contact with an active stand carrying a Red Casualty
+    Ring spends the activation (1 CP) and rolls 1d6: on 5+ the ring comes off and the stand fights at
+    full FP again; on 1-4 it stays."""
+
+    type = "treat_wounded"
+
+    def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
+        pairs = _ringed_pairs(g, el)
+        if not pairs or el.side != "allied":
+            return []
+        need = casevac(g).walking_wounded.target
+        return [{"type": self.type, **common, "clause": "DD-3.16",
+                 "label": f"{el.name}: the Medic treats a wounded stand, {need}+ removes the ring ({price})",
+                 "params": {"stand": {"kind": "stand", "choices": sorted({st.id for _, st in pairs}),
+                                      "doc": "a stand with a Red Casualty Ring in base contact with the Medic"}}}]
+
+    def check(self, g: Game, el: Element, action: dict) -> tuple[Stand, Stand]:
+        if el.side != "allied":
+            raise IllegalAction("only an Allied Medic treats the walking wounded", "DD-3.16")
+        pairs = _ringed_pairs(g, el)
+        if not pairs:
+            raise IllegalAction(f"{el.name} has no Medic in base contact with a stand carrying a Red "
+                                "Casualty Ring", "DD-3.16")
+        sid = action.get("stand")
+        match = [p for p in pairs if p[1].id == sid]
+        if not match:
+            raise IllegalAction(f"{sid!r} is not a ringed stand in base contact with {el.name}'s Medic",
+                                "DD-3.16")
+        return match[0]
+
+    def resolve(self, g: Game, el: Element, action: dict, plan: tuple[Stand, Stand]) -> None:
+        medic, st = plan
+        ev = resolve_test(g.dice, purpose="Walking wounded", target=casevac(g).walking_wounded.target,
+                          modifiers=[], clause="DD-3.16", side=el.side, element=el.id,
+                          subject=f"Medic {medic.id} treats {st.id}")
+        g.emit(ev, visible=g.visibility_of_element(el))
+        if ev["result"] == "pass":
+            st.hits = 0
+            g.emit({"type": "hit", "stand": st.id, "element": st.element, "hits": 0, "ring": False,
+                    "clause": "DD-3.16", "text": f"{st.id}: the Red Casualty Ring comes off, full FP again"},
+                   visible=g.visibility_of_element(g.state.elements[st.element]))
 
 
 class BuddyAid(ActionKind):
@@ -637,7 +700,7 @@ def token_fields(g: Game, tok: Token, side: str) -> dict:
     return {"carried_by": st.id}
 
 
-for _kind in (BuddyAid(), LitterLink(), PopSmoke()):
+for _kind in (BuddyAid(), WalkingWounded(), LitterLink(), PopSmoke()):
     register(_kind)
 register_side(LitterDrop())
 
@@ -648,7 +711,7 @@ class CasevacChapter(Chapter):
 
     id = "casevac"
     title = "DD chapter 6: CASEVAC"
-    actions = ("buddy_aid", "litter", "litter_drop", "pop_smoke")
+    actions = ("buddy_aid", "treat_wounded", "litter", "litter_drop", "pop_smoke")
     state_type = CasevacState
     table_fields = ("calls", "smoke", "helicopter", "next_clock", "wrecks")
     clock_kinds = ("dustoff", "wreck")

@@ -150,7 +150,7 @@ def rally_pinned(g: Game) -> None:
 
 
 def bleed(g: Game) -> None:
-    """Bleed & Triage (DD-2.31, DD-6.4–6.5, C-01): each untended, unstabilised Allied Casualty Token
+    """Bleed & Triage (DD-2.31, DD-6.4–6.5, DD-3.15 as C-01 reads it): each untended, unstabilised Allied Casualty Token
     rolls 1d6 and dies on 1–2 (rules.toml [bleed]); a token in base contact with a friend does not
     roll; one with a Medic in contact is Stabilized."""
     from game.rules.state import base_of, token_shape

@@ -304,3 +304,32 @@ def test_pinned_enemy_does_not_fire_on_the_dustoff():
     g.dice.force([1])  # the Pinned cell fails its end-of-turn rally (DD-2.33) and stays Pinned
     ev = end_turn(g)
     assert not [e for e in ev if e["type"] == "roll" and e["purpose"] == "Hot LZ"]  # DD-6.9 unsuppressed
+
+
+# -- walking wounded (DD-3.16) --------------------------------------------------------------------------------
+def _ringed():
+    g = make([("med", "allied", [("m", "us_medic", 20, 10), ("m_sl", "us_squad_leader", 22, 10)]),
+              ("sq2", "allied", [("r", "us_rifle_team", 20, 11.15)]), FAR_CELL])
+    g.state.stands["r"].hits = 1  # a Red Casualty Ring (DD-5.11)
+    return g
+
+
+@pytest.mark.parametrize("die, ring", [(5, False), (4, True)])
+def test_a_medic_removes_a_red_ring_on_5_plus(die, ring):  # DD-3.16
+    g = _ringed()
+    offer = [a for a in g.legal_actions("allied") if a["type"] == "treat_wounded"]
+    assert offer and offer[0]["params"]["stand"]["choices"] == ["r"]
+    g.dice.force([die])
+    cp = g.state.sides["allied"].cp
+    ev = allied(g, {"type": "treat_wounded", "element": "med", "stand": "r"})
+    roll = [e for e in ev if e["type"] == "roll" and e["purpose"] == "Walking wounded"][0]
+    assert roll["need"] == 5 and roll["clause"] == "DD-3.16"
+    assert (g.state.stands["r"].hits == 1) is ring and g.state.sides["allied"].cp < cp
+
+
+def test_walking_wounded_needs_a_medic_in_contact():  # DD-3.16
+    g = _ringed()
+    g.state.stands["r"].y = 14.0
+    with pytest.raises(IllegalAction) as exc:
+        g.act("allied", {"type": "treat_wounded", "element": "med", "stand": "r"})
+    assert exc.value.clause == "DD-3.16"

@@ -138,7 +138,7 @@ def test_bleed_kills_an_untended_casualty_on_1_or_2_dd_6_4():
     assert g.state.tokens[0].state == "kia" and g.state.result["vp"] == -3   # DD-3.17
 
 
-def test_medic_in_contact_stabilises_c01():
+def test_medic_in_contact_stabilises_c01():  # DD-3.15, DD-6.5, C-01
     raw = scenario([element("med", "allied", [stand("m", "us_medic", 30, 31.0)], kind="team")]
                    + platoon() + enemy(), turns=1)
     g = game(raw)
