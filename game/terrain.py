@@ -60,6 +60,10 @@ class TerrainType:
     vegetation: bool = False
     building: bool = False
     building_height: float = 0.0
+    wall_band: float = 0.0
+    """A building a stand inside sees out of: within this many inches of its wall, the building's own
+    walls do not block its sightlines, out or in (G-01 T10; T11 read as a stand at a window); 0: none,
+    the building blocks whole."""
     fortification: bool = False
     elevation: bool = False
     uphill_half: bool = False
@@ -91,6 +95,8 @@ def load_terrain(directory: Path = DATA_DIR) -> dict[str, TerrainType]:
     for t in table.values():
         if not 2 <= t.save <= 6:
             raise DataError("terrain.toml", f"terrain '{t.id}'", f"save {t.save} is outside 2..6")
+        if t.wall_band < 0 or (t.wall_band > 0 and not t.building):
+            raise DataError("terrain.toml", f"terrain '{t.id}'", "field 'wall_band' is inches >= 0, on a building only")
     return table
 
 

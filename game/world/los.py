@@ -3,7 +3,13 @@
 A sightline is a straight 3D segment from an eye to a target point, cast through the table's ray scenes
 (``game.world.raytrace``). In order:
 
-1. a hit on the ground (a hill) or on a building blocks it (G-01 T10/T11/T14);
+1. a hit on the ground (a hill) or on a building blocks it (G-01 T10/T11/T14), except the walls of
+   the building an end stands inside when that end is within its wall band (1" of a hootch's or a
+   masonry building's wall, terrain.toml ``wall_band``): a stand at the wall sees out, and is seen
+   (G-01 T10; T11's openings read as a window). Those walls are left out of the part of the sightline
+   from that end to where it leaves the building or goes deeper than the band from every wall (as a
+   woodline band, step 3); the whole of a sightline between two ends inside the same building. Other
+   buildings block as before; from deeper inside nothing is seen out;
 2. smoke and dust circles on its plan path block it (DD-5.34, G-01 T16);
    (burnt ground, G-19: over a burnt polygon the vegetation volumes are not there for steps 3-5, and the
    fire's edge is a new woodline; ``game.world.burnt``, carried in ``Conditions.burnt``)
@@ -23,7 +29,8 @@ from each stand's eye (on its base edge nearest the other) to sample points on t
 figures, both ways; the rule distance is base edge to base edge (DESIGN §3).
 
 What this module leaves out: spotting, cover and who may act on what is seen (``game.rules``); firing
-arcs; partial views through windows (buildings block whole).
+arcs; real doors and windows (a stand within the wall band sees out through any wall it is near, a
+masonry building as a hootch: the engine's reading of G-01 T11).
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import shapely
 from shapely.geometry import Point
+from shapely.geometry.polygon import orient
 from shapely.ops import nearest_points
 
 from game.memory import release_freed_memory
@@ -48,7 +56,17 @@ from game.terrain import sight as sight_limits
 from game.world.bake import baked_path
 from game.world.burnt import Burnt, burnt_of, spans1
 from game.world.features import base_rectangle
-from game.world.raytrace import _INVALID, MAX_HITS, STEP, Z_MARGIN, PlanGrid, TableGeometry, TerrainFileError
+from game.world.raytrace import (
+    _INVALID,
+    BAND_SLACK,
+    GRID_EPS,
+    MAX_HITS,
+    STEP,
+    Z_MARGIN,
+    PlanGrid,
+    TableGeometry,
+    TerrainFileError,
+)
 
 __all__ = ["Conditions", "LosResult", "Observer", "TableLOS", "TerrainFileError", "EYE_HEIGHT"]
 
@@ -180,14 +198,19 @@ class Trace:
     complete: np.ndarray
     """Is the evidence (inches, blocker, limit) complete? Always, except for sightlines a batched call
     dropped as soon as it knew they were not visible."""
+    wall: np.ndarray | None = None
+    """N x 2: the building (index into ``TableLOS.walls``) of the eye / the target one of whose walls
+    was left out of the sightline, the end seeing out through it (G-01 T10/T11), else -1; None: none
+    was left out of any sightline."""
 
     def row(self, i: int) -> Sight:
         band = self.band[i].tolist()
+        wall = NO_WALL if self.wall is None else (int(self.wall[i, 0]), int(self.wall[i, 1]))
         return Sight(bool(self.visible[i]), float(self.distance[i]), float(self.cutoff[i]), int(self.limit[i]),
                      tuple(self.inches[i].tolist()), float(self.solid_t[i]), int(self.solid_part[i]),
                      bool(self.smoke[i]), int(self.above_part[i]), float(self.above_t[i]), tuple(self.eyes[i].tolist()),
                      tuple(self.dirs[i].tolist()), bool(self.elevated[i]), (band[0], band[1]), bool(self.far[i]),
-                     bool(self.complete[i]))
+                     bool(self.complete[i]), wall)
 
 
 class Sight(NamedTuple):
@@ -209,6 +232,31 @@ class Sight(NamedTuple):
     band: tuple[bool, bool]
     far: bool
     complete: bool
+    wall: tuple[int, int] = (-1, -1)
+    """The building of each end one of whose walls was left out, the end seeing out through it (index
+    into ``TableLOS.walls``), else -1."""
+
+
+@dataclass(frozen=True)
+class Walls:
+    """A building a stand inside sees out of (G-01 T10/T11; terrain.toml ``wall_band``), in plan.
+
+    Each outline is convex and kept as its edges' half-planes: (nx, ny, x0, y0), the inward unit normal
+    and a corner; a point p is inside when nx * (px - x0) + ny * (py - y0) >= 0 for every edge."""
+
+    feature: str
+    terrain: str
+    parts: tuple[int, ...]
+    """The building's solid parts (walls, roof ...)."""
+    hull: tuple[tuple[float, float, float, float], ...]
+    """The outline of all its parts, eaves included: an end over it (between ``zlo`` and ``zhi``) is inside."""
+    wall: tuple[tuple[float, float, float, float], ...]
+    """Its wall line: the outline of the parts that reach down to its lowest point (the walls, not an
+    overhanging roof)."""
+    band: float
+    """The wall band plus ``BAND_SLACK``: a point further than this from every wall is deep inside."""
+    zlo: float
+    zhi: float
 
 
 KILL_PLAN = 0.0051
@@ -276,6 +324,18 @@ class TableLOS:
         self._core_owner = geometry.core.owner_list
         self._core_normal = (geometry.core.nx_list, geometry.core.ny_list, geometry.core.nz_list)
         self._solid_owner = geometry.solid.owner_list
+        self.walls, part_walls, self._walls_cell, self._walls_multi = _table_walls(geometry, self.book, self.grid)
+        """The buildings a stand inside sees out of (G-01 T10/T11), and per cell which of them may hold a
+        point there: -1 none, k the one, -2 several (``_walls_multi``)."""
+        self._part_walls = part_walls.tolist()
+        """Per part: the building of ``walls`` it belongs to, else -1 (and -1 for part -1, last)."""
+        self._part_walls_np = part_walls
+        if self.walls:  # the half-planes of every building as arrays, for the batched path
+            self._hull_planes, self._wall_planes = (_plane_table([getattr(w, a) for w in self.walls])
+                                                    for a in ("hull", "wall"))
+            self._walls_z = np.array([[w.zlo, w.zhi] for w in self.walls])
+            self._walls_band = np.array([w.band for w in self.walls])
+        self._walls_cell_np = np.frombuffer(self._walls_cell, np.int32) if self.walls else None
         self._limit_open, self._limit_elevated = self._limit["open"], self._limit["elevated"]
         self._zeros = (0.0,) * len(self.classes)
         self._class_feature = {c: [p.feature for p in parts if p.canopy == c] for c in self.classes}
@@ -460,6 +520,217 @@ class TableLOS:
             limit = np.where(lower, self._limit[wname], limit)
         return cutoff, limit
 
+    # -- the walls a stand inside sees out of (G-01 T10/T11) ----------------------------------------
+    def _walls_of1(self, x: float, y: float, z: float) -> int:
+        """The building of ``walls`` a point is inside (-1: none); the grid answers where none can be."""
+        cell = self.grid.cell(x, y)
+        code = self._walls_cell[cell]
+        if code == -1:
+            return -1
+        for k in (self._walls_multi[cell] if code == -2 else (code,)):
+            if _inside_walls(self.walls[k], x, y, z):
+                return k
+        return -1
+
+    def _walls_of(self, pts: np.ndarray) -> np.ndarray:
+        """:meth:`_walls_of1` for each point: the grid names the one building that may hold it (the
+        points of a cell several may hold are asked one by one)."""
+        out = np.full(len(pts), -1)
+        if not self.walls or not len(pts):
+            return out
+        g = self.grid  # grid.cells, for points on the table (as the trace has checked them)
+        i = (pts[:, 0] / g.h).astype(np.int32)
+        j = (pts[:, 1] / g.h).astype(np.int32)
+        np.minimum(i, g.nx - 1, out=i)
+        np.minimum(j, g.ny - 1, out=j)
+        code = self._walls_cell_np[j * g.nx + i]
+        cand = np.flatnonzero(code != -1)
+        if not len(cand):
+            return out
+        k = code[cand]
+        one, k = cand[k >= 0], k[k >= 0]
+        if len(one):  # :func:`_inside_walls`, every point against its building's edges at once
+            pt = pts[one]
+            pl = self._hull_planes[k]
+            f = pl[:, :, 0] * (pt[:, 0:1] - pl[:, :, 2]) + pl[:, :, 1] * (pt[:, 1:2] - pl[:, :, 3])
+            z = self._walls_z[k]
+            inside = (z[:, 0] <= pt[:, 2]) & (pt[:, 2] <= z[:, 1]) & (f >= 0.0).all(axis=1)
+            out[one[inside]] = k[inside]
+        for c in cand[code[cand] == -2].tolist():
+            x, y, z = pts[c].tolist()
+            out[c] = self._walls_of1(x, y, z)
+        return out
+
+    @staticmethod
+    def _inside_walls_many(w: Walls, pts: np.ndarray) -> np.ndarray:
+        """:func:`_inside_walls` for each point (the same arithmetic)."""
+        x, y, z = pts[:, 0], pts[:, 1], pts[:, 2]
+        inside = (w.zlo <= z) & (z <= w.zhi)
+        for nx, ny, x0, y0 in w.hull:
+            inside &= nx * (x - x0) + ny * (y - y0) >= 0.0
+        return inside
+
+    def _walls_cast(self, pts: np.ndarray) -> np.ndarray:
+        """:meth:`_walls_of` without the grid: every point held against every building (the reference)."""
+        out = np.full(len(pts), -1)
+        for k, w in enumerate(self.walls):
+            out[(out == -1) & self._inside_walls_many(w, pts)] = k
+        return out
+
+    def _wall_windows(self, be: int, bt: int, ex: float, ey: float, tx: float, ty: float, length: float
+                      ) -> tuple[float, float]:
+        """(te, tb) for a sightline whose eye is inside building ``be`` and whose target is inside ``bt``
+        (-1: none): hits on be's parts before te along it, and on bt's after tb, are left out (G-01
+        T10/T11). From an end within the wall band up to where the sightline goes deeper than the band
+        (the whole of it if it never does: a building is convex, so it never comes back in); nothing from
+        an end deeper inside; the whole of a sightline between two ends inside the same building."""
+        if be >= 0 and be == bt:
+            return INF, -INF
+        te, tb = 0.0, INF
+        if be >= 0:
+            s = _wall_reach(self.walls[be], ex, ey, tx - ex, ty - ey)
+            te = INF if s == INF else s * length
+        if bt >= 0:
+            s = _wall_reach(self.walls[bt], tx, ty, ex - tx, ey - ty)
+            tb = -INF if s == INF else length - s * length
+        return te, tb
+
+    def _wall_windows_many(self, be: np.ndarray, bt: np.ndarray, e: np.ndarray, q: np.ndarray, ln: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_wall_windows` for many sightlines at once (the same arithmetic)."""
+        n = len(be)
+        te, tb = np.zeros(n), np.full(n, np.inf)
+        same = (be >= 0) & (be == bt)
+        te[same], tb[same] = np.inf, -np.inf
+        for end, b, p, o, out in ((0, be, e, q, te), (1, bt, q, e, tb)):
+            rows = np.nonzero((b >= 0) & ~same)[0]
+            if not len(rows):
+                continue
+            k = b[rows]
+            s = _wall_reach_many(self._wall_planes[k], self._walls_band[k], p[rows, 0], p[rows, 1],
+                                 o[rows, 0] - p[rows, 0], o[rows, 1] - p[rows, 1])
+            length = ln[rows]
+            never = np.isinf(s)
+            s = np.where(never, 0.0, s)
+            out[rows] = np.where(never, np.inf, s * length) if end == 0 else np.where(never, -np.inf, length - s * length)
+        return te, tb
+
+    def _past_walls(self, e: np.ndarray, d: np.ndarray, tmax: np.ndarray, be: np.ndarray, te: np.ndarray,
+                    bt: np.ndarray, tb: np.ndarray, t: np.ndarray, part: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`_solid_past_walls` for many sightlines, from the first hit of a plain cast from each eye
+        (``t``, its ``part`` or -1): each hit that is a wall an end sees out through is cast past, in
+        rounds. Returns (t, part) of the first hit that blocks, and whether a wall of the eye's / the
+        target's building was left out (N x 2)."""
+        solid = self.geo.solid
+        t, part = t.copy(), part.copy()
+        used = np.zeros((len(t), 2), bool)
+        for rounds in range(MAX_HITS):
+            k = self._part_walls_np[part]  # (part -1 is the last entry: -1)
+            by_e, by_t = (k >= 0) & (k == be) & (t < te), (k >= 0) & (k == bt) & (t > tb)
+            used[:, 0] |= by_e
+            used[:, 1] |= by_t
+            skip = np.nonzero(by_e | by_t)[0]
+            if not len(skip):
+                break
+            start = t[skip] + STEP
+            t[skip], part[skip] = np.inf, -1
+            if rounds == MAX_HITS - 1:
+                break  # as many casts as the single path makes, all left out: no hit
+            go = start < tmax[skip]
+            r, start = skip[go], start[go]
+            if len(r):
+                t2, p2 = solid.first(e[r] + d[r] * start[:, None], d[r], tmax[r] - start)
+                t[r] = np.where(p2 >= 0, start + t2, np.inf)
+                part[r] = np.where(p2 >= 0, solid.owner[np.maximum(p2, 0)], -1)
+        return t, part, used
+
+    def _solid_walls(self, rows: np.ndarray, eyes: np.ndarray, targets: np.ndarray, dirs: np.ndarray,
+                     length: np.ndarray, t0: np.ndarray | None = None, part0: np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Ground and buildings for those of the sightlines ``rows`` with an end inside a building of
+        ``walls``, cast past the walls their ends see out through (G-01 T10/T11), from their plain first
+        hits (``t0``, ``part0``, one per row; cast here when not given). Returns (their positions in
+        ``rows``, t, part of the first hit that blocks, the wall evidence: m x 2, the eye's / the target's
+        building where one of its walls was left out, else -1), or None when no sightline has such an end."""
+        m = len(rows)
+        both = self._walls_of(np.concatenate([eyes[rows], targets[rows]]))
+        be, bt = both[:m], both[m:]
+        w = np.nonzero((be >= 0) | (bt >= 0))[0]
+        if not len(w):
+            return None
+        r = rows[w]
+        be, bt = be[w], bt[w]
+        te, tb = self._wall_windows_many(be, bt, eyes[r], targets[r], length[r])
+        tmax = length[r] - SOLID_CLEARANCE
+        if t0 is None:
+            t0, prim = self.geo.solid.first(eyes[r], dirs[r], tmax)
+            part0 = np.where(prim >= 0, self.geo.solid.owner[np.maximum(prim, 0)], -1)
+        else:
+            t0, part0 = t0[w], part0[w]
+        t, part, used = self._past_walls(eyes[r], dirs[r], tmax, be, te, bt, tb, t0, part0)
+        return w, t, part, np.column_stack([np.where(used[:, 0], be, -1), np.where(used[:, 1], bt, -1)])
+
+    def _wall_rays(self, e: np.ndarray, q: np.ndarray, ln: np.ndarray) -> list[tuple[int, int, float, int, float]]:
+        """The reference's sightlines with an end inside a building of ``walls``: (row, be, te, bt, tb),
+        one by one as :meth:`_wall_windows` gives them."""
+        if not self.walls or not len(e):
+            return []
+        be, bt = self._walls_cast(e), self._walls_cast(q)
+        out = []
+        for j in np.nonzero((be >= 0) | (bt >= 0))[0].tolist():
+            ex, ey, _ = e[j].tolist()
+            tx, ty, _ = q[j].tolist()
+            a, b = int(be[j]), int(bt[j])
+            te, tb = self._wall_windows(a, b, ex, ey, tx, ty, float(ln[j]))
+            out.append((j, a, te, b, tb))
+        return out
+
+    def _solid_past_walls(self, ex: float, ey: float, ez: float, ux: float, uy: float, uz: float, tmax: float,
+                          be: int, te: float, bt: int, tb: float) -> tuple[float, int, tuple[int, int]]:
+        """The first ground or building hit within ``tmax`` that is not a wall an end sees out through
+        (:meth:`_wall_windows`): (t or inf, face or -1, the wall evidence: the eye's / the target's
+        building where one of its walls was left out, else -1). Each hit left out is cast past, one
+        after another along the ray, as the canopy crossings are."""
+        first = self._casters()[0][0]
+        owner, of = self._solid_owner, self._part_walls
+        s = 0.0
+        used_e = used_t = False
+        for _ in range(MAX_HITS):
+            t, prim = first(ex + ux * s, ey + uy * s, ez + uz * s, ux, uy, uz, tmax - s)
+            if prim < 0:
+                break
+            t_abs = s + t
+            k = of[owner[prim]]
+            by_e = k >= 0 and k == be and t_abs < te
+            by_t = k >= 0 and k == bt and t_abs > tb
+            used_e, used_t = used_e or by_e, used_t or by_t
+            if not (by_e or by_t):
+                return t_abs, prim, (be if used_e else -1, bt if used_t else -1)
+            s = t_abs + STEP
+            if s >= tmax:
+                break
+        return INF, -1, (be if used_e else -1, bt if used_t else -1)
+
+    def _walls_through(self, walls: list, rows: np.ndarray, eyes: np.ndarray, dirs: np.ndarray,
+                       length: np.ndarray, n: int, solid_t: np.ndarray, solid_part: np.ndarray) -> np.ndarray | None:
+        """The reference: cast again, one by one (:meth:`_solid_past_walls`), each sightline of ``walls``
+        (rows into ``rows``), into ``solid_t`` and ``solid_part``. Returns the N x 2 wall evidence (None
+        when no sightline has an end inside such a building)."""
+        if not walls:
+            return None
+        wall = np.full((n, 2), -1)
+        owner = self._solid_owner
+        for j, be, te, bt, tb in walls:
+            i = int(rows[j])
+            ex, ey, ez = eyes[i].tolist()
+            ux, uy, uz = dirs[i].tolist()
+            ln = float(length[i])
+            t, prim, wall[i] = self._solid_past_walls(ex, ey, ez, ux, uy, uz, ln - SOLID_CLEARANCE, be, te, bt, tb)
+            solid_t[i] = t
+            solid_part[i] = owner[prim] if prim >= 0 else -1
+        return wall if (wall >= 0).any() else None
+
     # -- the core: many sightlines at once ---------------------------------------------------------
     def trace(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
               distance: np.ndarray | None = None, early: bool = False) -> Trace:
@@ -500,14 +771,35 @@ class TableLOS:
         solid_t = np.full(n, np.inf)
         solid_part = np.full(n, -1)
         cast = live[length[live] > SOLID_CLEARANCE]
+        # (an end inside a hootch or masonry building, within its wall band, sees out: G-01 T10/T11; only
+        # a sightline that something blocks needs asking, early)
+        walled = None
         if early:
             hit = geo.solid.blocked(eyes[cast], dirs[cast], length[cast] - SOLID_CLEARANCE)
+            if self.walls and hit.any():
+                held = np.nonzero(hit)[0]
+                walled = self._solid_walls(cast[held], eyes, targets, dirs, length)
+                if walled is not None:
+                    w = held[walled[0]]
+                    hit[w] = walled[2] >= 0
+                    walled = (cast[w], walled[3])
             if hit.any():
                 live = np.setdiff1d(live, cast[hit], assume_unique=True)
         elif len(cast):
             t, prim = geo.solid.first(eyes[cast], dirs[cast], length[cast] - SOLID_CLEARANCE)
             solid_t[cast] = t
             solid_part[cast] = np.where(prim >= 0, geo.solid.owner[np.maximum(prim, 0)], -1)
+            if self.walls:  # only a sightline whose first hit is a building with a wall band can change
+                near = cast[self._part_walls_np[solid_part[cast]] >= 0]
+                walled = self._solid_walls(near, eyes, targets, dirs, length, solid_t[near], solid_part[near])
+                if walled is not None:
+                    r = near[walled[0]]
+                    solid_t[r], solid_part[r] = walled[1], walled[2]
+                    walled = (r, walled[3])
+        wall = None
+        if walled is not None and (walled[1] >= 0).any():
+            wall = np.full((n, 2), -1)
+            wall[walled[0]] = walled[1]
 
         # 3. canopy: every boundary crossed (the target's volume first: a ray dropped early must not be
         # dropped for the band of its own end), then where the eye is
@@ -598,7 +890,7 @@ class TableLOS:
         band[live, 1] = (part_t >= 0) & (span_t > 0)
         complete = alive | far if early else np.ones(n, bool)
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
-                     eyes, dirs, length, elevated, band, far, complete)
+                     eyes, dirs, length, elevated, band, far, complete, wall)
 
     def _crossings(self, eyes: np.ndarray, dirs: np.ndarray, length: np.ndarray, hfac: np.ndarray,
                    dist: np.ndarray, part_t: np.ndarray, early: bool
@@ -727,14 +1019,18 @@ class TableLOS:
         v = round((top - t) * 10000.0)  # np.round(x, 4): scale, round half to even, keep the sign of zero
         return (float(v) if v else math.copysign(0.0, top - t)) / 10000.0
 
-    def _elevated1(self, x: float, y: float, z: float) -> bool:
-        if z - EYE_HEIGHT >= ELEVATED - 1e-6:
-            return True
+    def _end1(self, x: float, y: float, z: float) -> list:
+        """What the single path keeps per sightline end: [does it stand 2" or more up (DD-4.41), its
+        canopy volume (None until asked), the building of ``walls`` it is inside (-1: none)]."""
         cell = self.grid.cell(x, y)
+        code = self._walls_cell[cell]
+        wall = -1 if code == -1 else self._walls_of1(x, y, z)
+        if z - EYE_HEIGHT >= ELEVATED - 1e-6:
+            return [True, None, wall]
         if self._max_list[cell] + 1e-4 < ELEVATED - 1e-6:
-            return False
+            return [False, None, wall]
         g = self._flat_list[cell]
-        return (g if g == g else self._ground1(x, y)) >= ELEVATED - 1e-6
+        return [(g if g == g else self._ground1(x, y)) >= ELEVATED - 1e-6, None, wall]
 
     def _off_table(self, x: float, y: float) -> bool:
         return x < -1e-6 or x > self.width + 1e-6 or y < -1e-6 or y > self.height + 1e-6
@@ -769,10 +1065,10 @@ class TableLOS:
             memo.clear()
         end_e = memo.get(e)
         if end_e is None:
-            end_e = memo[e] = [self._elevated1(ex, ey, ez), None]
+            end_e = memo[e] = self._end1(ex, ey, ez)
         end_t = memo.get(q)
         if end_t is None:
-            end_t = memo[q] = [self._elevated1(tx, ty, tz), None]
+            end_t = memo[q] = self._end1(tx, ty, tz)
         elevated = end_e[0] or end_t[0]
         cutoff = OPEN_LIMIT + ELEVATION_BONUS if elevated else OPEN_LIMIT
         limit = self._limit_elevated if elevated else self._limit_open
@@ -801,9 +1097,22 @@ class TableLOS:
                          e, d, elevated, NO_BAND, False, True)
         solid, canopy_cast, canopy_blocked, core_cast, _ = self._casters()
 
-        # 1. ground and buildings
+        # 1. ground and buildings (an end inside a hootch or masonry building, within its wall band, sees
+        # out: G-01 T10/T11)
         solid_t, solid_part = INF, -1
-        if length > SOLID_CLEARANCE:
+        wall, walled = NO_WALL, False
+        be, bt = end_e[2], end_t[2]
+        if (be >= 0 or bt >= 0) and length > SOLID_CLEARANCE:
+            te, tb = self._wall_windows(be, bt, ex, ey, tx, ty, length)
+            solid_t, prim, wall = self._solid_past_walls(ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE,
+                                                         be, te, bt, tb)
+            if prim >= 0:
+                if early:
+                    return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
+                                 NO_BAND, False, False)
+                solid_part = self._solid_owner[prim]
+            walled = True
+        if length > SOLID_CLEARANCE and not walled:
             if early:
                 if solid[1](ex, ey, ez, ux, uy, uz, length - SOLID_CLEARANCE):
                     return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
@@ -948,7 +1257,7 @@ class TableLOS:
         blocked = solid_part >= 0 or smoke or above_part >= 0
         band = (part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0)
         return Sight(not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, inches, solid_t, solid_part, smoke,
-                     above_part, above_t, e, d, elevated, band, False, True)
+                     above_part, above_t, e, d, elevated, band, False, True, wall)
 
     def _casters(self) -> tuple:
         fns = getattr(self._local, "casters", None)
@@ -1149,6 +1458,13 @@ class TableLOS:
         parts = self.geo.parts
         fraction = round(fraction, 4)
         extra = {"elevated": s.elevated, "woodline": list(s.band), "traced": not s.far}
+        walls = ""
+        if s.wall != NO_WALL and not s.far:  # G-01 T10/T11: an end at a building's wall sees out through it
+            extra["wall"] = [self.walls[k].feature if k >= 0 else None for k in s.wall]
+            walls = "; " + ", ".join(
+                f"the {end} at the wall of {self.walls[k].terrain} '{self.walls[k].feature}' sees out "
+                f"({_WALL_CLAUSE.get(self.walls[k].terrain, 'G-01 T10')})"
+                for end, k in zip(("eye", "target"), s.wall, strict=True) if k >= 0)
         name = self.limit_names[s.limit]
         cutoff = s.cutoff
         clause = _LIMIT_CLAUSE.get(name, "")
@@ -1164,7 +1480,7 @@ class TableLOS:
             what = "the ground (a hill)" if kind == "ground" else f"a building ({p.terrain} '{p.feature}')"
             return LosResult(False, fraction, dist, inches, 0.0, kind,
                              {"feature": p.feature, "terrain": p.terrain, "at": at}, clause,
-                             f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f})", extra)
+                             f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f}){walls}", extra)
         if s.smoke:
             return LosResult(False, fraction, dist, inches, 0.0, "smoke",
                              {"feature": "smoke", "terrain": "smoke", "at": None}, "DD-5.34",
@@ -1184,10 +1500,10 @@ class TableLOS:
         band = " (woodline band ignored, DD-4.2)" if any(s.band) else ""
         inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches.items()) or "no canopy"
         if s.visible:
-            reason = f'{dist:.2f}" is within the {cutoff:g}" {name} limit; {inside}{band}'
+            reason = f'{dist:.2f}" is within the {cutoff:g}" {name} limit; {inside}{band}{walls}'
             blocker = None
         else:
-            reason = f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit; {inside}{band}'
+            reason = f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit; {inside}{band}{walls}'
         return LosResult(s.visible and fraction > 0, fraction, dist, inches, cutoff, name, blocker,
                          clause, reason, extra)
 
@@ -1219,6 +1535,9 @@ class TableLOS:
         solid_t, solid_prim = geo.solid.first(eyes, dirs, np.maximum(length - SOLID_CLEARANCE, 0.0))
         solid_part = np.where(solid_prim >= 0, geo.solid.owner[np.maximum(solid_prim, 0)], -1)
         solid_part[length <= SOLID_CLEARANCE] = -1
+        cast = np.nonzero(length > SOLID_CLEARANCE)[0]
+        walls = self._wall_rays(eyes[cast], targets[cast], length[cast])
+        wall = self._walls_through(walls, cast, eyes, dirs, length, n, solid_t, solid_part)
         smoke = np.zeros(n, bool)
         for cx, cy, r in conditions.smoke:
             smoke |= _segment_near(eyes[:, :2], targets[:, :2], cx, cy, r)
@@ -1275,11 +1594,129 @@ class TableLOS:
         visible = ~blocked & (dist <= cutoff + 1e-9)
         band = np.column_stack([(part_e >= 0) & (span_e > 0), (part_t >= 0) & (span_t > 0)])
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
-                     eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool))
+                     eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool), wall)
 
 
 INF = math.inf
 NO_BAND = (False, False)
+NO_WALL = (-1, -1)
+
+
+def _planes(poly: Any) -> tuple[tuple[float, float, float, float], ...]:
+    """A convex polygon's edges as half-planes (inward unit normal, a corner): see :class:`Walls`."""
+    ring = list(orient(poly, 1.0).exterior.coords)[:-1]
+    out = []
+    for i, (x0, y0) in enumerate(ring):
+        x1, y1 = ring[(i + 1) % len(ring)]
+        ex, ey = x1 - x0, y1 - y0
+        length = math.hypot(ex, ey)
+        if length > 1e-9:
+            out.append((-ey / length, ex / length, float(x0), float(y0)))
+    return tuple(out)
+
+
+def _table_walls(geometry: TableGeometry, book: TerrainBook, grid: PlanGrid
+                 ) -> tuple[list[Walls], np.ndarray, array, dict[int, tuple[int, ...]]]:
+    """The buildings of a table whose terrain has a ``wall_band`` (G-01 T10/T11), in the order of their
+    first part; each part's building; per grid cell the building that may hold a point there (-1 none,
+    -2 several, listed in the dict by cell)."""
+    parts = geometry.parts
+    part_walls = np.full(len(parts) + 1, -1)
+    multi: dict[int, tuple[int, ...]] = {}
+    groups: dict[str, list[int]] = {}
+    for i, p in enumerate(parts):
+        if p.role == "building" and p.footprint is not None and book.terrain[p.terrain].wall_band > 0:
+            groups.setdefault(p.feature, []).append(i)
+    if not groups:
+        return [], part_walls, array("i", [-1]) * (grid.nx * grid.ny), multi
+    solid = geometry.solid
+    z = solid.tris32[:, :, 2]
+    zlo_f, zhi_f = z.min(axis=1).astype(np.float64), z.max(axis=1).astype(np.float64)
+    walls: list[Walls] = []
+    for feature, members in groups.items():
+        lo = {i: float(zlo_f[solid.owner == i].min()) for i in members}
+        hi = {i: float(zhi_f[solid.owner == i].max()) for i in members}
+        zlo, zhi = min(lo.values()), max(hi.values())
+        hull = shapely.union_all([parts[i].footprint for i in members]).convex_hull
+        wall = shapely.union_all([parts[i].footprint for i in members if lo[i] <= zlo + 0.01]).convex_hull
+        if hull.geom_type != "Polygon" or wall.geom_type != "Polygon":
+            continue  # a building with no plan area: it blocks whole
+        terrain = book.terrain[parts[members[0]].terrain]
+        k = len(walls)
+        walls.append(Walls(feature, terrain.id, tuple(members), _planes(hull), _planes(wall),
+                           terrain.wall_band + BAND_SLACK, zlo, zhi))
+        part_walls[members] = k
+    codes = np.full(grid.ny * grid.nx, -1, np.int32)
+    for k, w in enumerate(walls):
+        x0, y0, x1, y1 = shapely.MultiPoint([(x, y) for _, _, x, y in w.hull]).bounds
+        i0, i1 = (min(max(int(math.floor(v / grid.h)), 0), grid.nx - 1) for v in (x0 - GRID_EPS, x1 + GRID_EPS))
+        j0, j1 = (min(max(int(math.floor(v / grid.h)), 0), grid.ny - 1) for v in (y0 - GRID_EPS, y1 + GRID_EPS))
+        for j in range(j0, j1 + 1):
+            for i in range(i0, i1 + 1):
+                c = j * grid.nx + i
+                if codes[c] == -1:
+                    codes[c] = k
+                else:
+                    multi[c] = multi.get(c, (int(codes[c]),)) + (k,)
+                    codes[c] = -2
+    return walls, part_walls, array("i", codes.tobytes()), multi
+
+
+def _inside_walls(w: Walls, x: float, y: float, z: float) -> bool:
+    """Is the point inside the building: over its outline, eaves included, between its lowest and
+    highest point?"""
+    if not w.zlo <= z <= w.zhi:
+        return False
+    for nx, ny, x0, y0 in w.hull:
+        if nx * (x - x0) + ny * (y - y0) < 0.0:
+            return False
+    return True
+
+
+def _plane_table(planes: list[tuple[tuple[float, float, float, float], ...]]) -> np.ndarray:
+    """Buildings' half-planes as one W x P x 4 array, each padded with its first (a half-plane twice
+    changes nothing)."""
+    width = max(len(p) for p in planes)
+    return np.array([list(p) + [p[0]] * (width - len(p)) for p in planes])
+
+
+def _wall_reach_many(pl: np.ndarray, band: np.ndarray, px: np.ndarray, py: np.ndarray, dx: np.ndarray,
+                     dy: np.ndarray) -> np.ndarray:
+    """:func:`_wall_reach` for many segments, each with its building's wall half-planes (m x P x 4) and
+    band: the same arithmetic, INF where it gives INF."""
+    nx, ny = pl[:, :, 0], pl[:, :, 1]
+    f = nx * (px[:, None] - pl[:, :, 2]) + ny * (py[:, None] - pl[:, :, 3]) - band[:, None]
+    g = nx * dx[:, None] + ny * dy[:, None]
+    never = ((g == 0.0) & (f < 0.0)).any(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = -f / g
+    lo = np.where(g > 0.0, s, 0.0).max(axis=1, initial=0.0)
+    hi = np.where(g < 0.0, s, 1.0).min(axis=1, initial=1.0)
+    return np.where(never | (lo > hi), INF, lo)
+
+
+def _wall_reach(w: Walls, px: float, py: float, dx: float, dy: float) -> float:
+    """How far along the plan segment P + s D (s from 0 to 1) a sightline from P, inside the building,
+    stays within its wall band: the s at which it goes deeper than the band from every wall (clipping
+    the segment to the wall line shrunk by the band), INF when it never does, 0 when P is deeper."""
+    lo, hi, band = 0.0, 1.0, w.band
+    for nx, ny, x0, y0 in w.wall:
+        f = nx * (px - x0) + ny * (py - y0) - band
+        g = nx * dx + ny * dy
+        if g == 0.0:
+            if f < 0.0:
+                return INF
+        elif g > 0.0:
+            s = -f / g
+            if s > lo:
+                lo = s
+        else:
+            s = -f / g
+            if s < hi:
+                hi = s
+        if lo > hi:
+            return INF
+    return lo
 
 
 def _darray(values: np.ndarray) -> array:
@@ -1292,6 +1729,8 @@ def _darray(values: np.ndarray) -> array:
 _LIMIT_CLAUSE = {"open": LIMITS.open.clause, "elevated": LIMITS.elevation.clause,
                  **{w.id: w.clause for w in LIMITS.weather.values()}, **{t.id: t.clause for t in LIMITS.time.values()}}
 """The clause of each limit that is not terrain (sight.toml); a canopy class's is set where it applies."""
+_WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
+"""The clause an answer cites for a building an end sees out of (any other terrain with a wall band: T10)."""
 
 
 TAIL_RAYS = 24
