@@ -18,7 +18,12 @@ Each impulse it scores one candidate action per element and takes the best, or p
   squads; an element out of command closes on the commander first.
 * **Spotting** the nearest enemy marker within 10" before moving on, Recon by Fire within 6".
 * **Blinds** (DD-4.7) move toward the enemy to about 7", or to the objective; in the last two turns the
-  platoon makes for its objectives. Fire support is not in the engine yet, so it calls none.
+  platoon makes for its objectives.
+* **Fire support** (DD chapter 8, ``game.ai.support``): with a mission on call, the HQ calls it on a seen
+  enemy stand or Echo, a cluster and targets in the open first, when its worth is good and no own stand
+  would be within the engine's danger-close distance of the template (DD-8.9); the 60mm team fires at
+  seen enemies at range (G-37); air only on a heading the engine accepts (DD-8.5). While a mission is on
+  its way, the squads keep out of its Danger Close ring.
 
 It sees only its SideView and draws only from the ``ai`` stream.
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import math
 
+from game.ai import support
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 
@@ -111,11 +117,76 @@ def blind_options(pic: Picture) -> list[tuple[float, str, dict]]:
 
 
 def hq_id(pic: Picture) -> str | None:
+    """The element of the commander who projects the command radius (DD-1.10): the first with a
+    commander stand; with several (a company), the one the view says holds the command."""
+    found = []
     for eid in sorted(pic.mine):
         roles = {pic.f.stand_type(s["type"])["role"] for s in pic.own_stands(eid)}
         if "commander" in roles:
-            return eid
-    return None
+            found.append(eid)
+    if len(found) > 1:
+        holds = [e for e in found if "holds the commander" in str((pic.mine[e].get("command") or {}).get("reason", ""))]
+        if holds:
+            return holds[0]
+    return found[0] if found else None
+
+
+COMPANY_LEAD = 0.0
+"""In a company the HQ keeps this far ahead of its fighting elements' middle on the march (with seven
+elements round it, keeping to their middle froze the column in the paddies)."""
+MORTAR_TRAIL = 3.0
+"""In a company the mortar team follows the HQ this far back."""
+
+
+def is_mortar(pic: Picture, eid: str) -> bool:
+    return any(pic.f.stand_type(s["type"])["role"] == "mortar" for s in pic.own_stands(eid))
+
+
+RADIO_ROLES = ("rto", "fo")
+"""Stands that carry a radio (stands.toml ``radio``; the view gives roles): an element with one keeps in
+command by radio wherever it goes, while an RTO is in base contact with the commander (DD-2.6, G-16)."""
+
+
+def company(pic: Picture) -> bool:
+    """More than one element with a commander stand (a company: its platoon HQs, DD-1.10)."""
+    return sum(1 for eid in pic.mine if any(pic.f.stand_type(s["type"])["role"] == "commander"
+                                            for s in pic.own_stands(eid))) > 1
+
+
+def radio_elements(pic: Picture) -> set[str]:
+    """In a company, the elements other than the commander's that carry a radio (a platoon HQ's RTO, the
+    FO): they need not keep within the commander's radius (DD-2.6, G-16). Empty for a platoon, so a
+    platoon's play is as it was."""
+    if not company(pic):
+        return set()
+    hq = hq_id(pic)
+    return {eid for eid in pic.mine if eid != hq
+            and any(pic.f.stand_type(s["type"])["role"] in RADIO_ROLES for s in pic.own_stands(eid))}
+
+
+def followers(pic: Picture, hq: str) -> list[str]:
+    """The elements the HQ keeps to the middle of: every other element; in a company, its fighting
+    elements only (not the platoon HQs on the radio, nor the mortar team that stays back: G-37)."""
+    others = [e for e in pic.mine if e != hq]
+    if not company(pic):
+        return others
+    radio = radio_elements(pic)
+    keep = [e for e in others if e not in radio and not is_mortar(pic, e)]
+    return keep or others
+
+
+def support_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
+    """The element's fire-support plans (game.ai.support), each (worth, action): only where the engine
+    offers call_fire, mortar_fire or an air action to it."""
+    kinds = {a["type"] for a in pic.by_element.get(eid, [])}
+    out: list[tuple[float, dict]] = []
+    if "call_fire" in kinds:
+        out += support.call_options(pic, eid)
+    if "mortar_fire" in kinds:
+        out += support.mortar_options(pic, eid)
+    if kinds & set(support.AIR_TYPES):
+        out += support.air_options(pic, eid)
+    return out
 
 
 def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
@@ -150,6 +221,12 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
             best_fire = max(best_fire, value)
             if value >= 0.5:
                 out.append((1.0 + value - 0.2 * action.get("cost", 1), action))
+    # Fire support (DD chapter 8): a mission on a seen enemy, the 60mm on one at range, an air strike,
+    # each only where no own stand would be Danger Close (game.ai.support). Without support on call
+    # (no such offers) nothing here changes the platoon's play.
+    for value, action in support_options(pic, eid):
+        out.append((1.0 + value - 0.2 * action.get("cost", 1), action))
+        best_fire = max(best_fire, value)
     if second:
         return out
     if el.get("pinned"):
@@ -503,7 +580,7 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     reach = move["params"]["to"]["max"]
     pc = pic.centre(hq) if hq is not None else None
     if hq == eid:
-        others = [pic.centre(e) for e in pic.mine if e != eid]
+        others = [pic.centre(e) for e in followers(pic, eid)]
         marching = False
         if not others:
             goal, keep = objective(pic, me)
@@ -515,12 +592,17 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
             # The HQ follows its squads, a little behind them in a fight; on the march to the objective
             # (nothing known close by) it leads a little, so the squads can close up on it within the
             # command radius.
-            lead = -2.5 if tkeep else MARCH_LEAD
+            lead = -2.5 if tkeep else (COMPANY_LEAD if company(pic) else MARCH_LEAD)
             if dist((gx, gy), tgt) < abs(lead):
                 lead = 0.0
             ang = math.atan2(tgt[1] - gy, tgt[0] - gx)
             goal, keep = (gx + lead * math.cos(ang), gy + lead * math.sin(ang)), 0.0
             marching = not tkeep
+    elif pc is not None and company(pic) and is_mortar(pic, eid) and not closing(pic):
+        # G-37: the company's mortar team follows a little behind the commander (it fires from anywhere
+        # on the table, 4" or more away; a move spends its turn's fire).
+        goal, keep = pc, MORTAR_TRAIL
+        marching = False
     else:
         goal, keep = objective(pic, me)
         marching = False
@@ -533,13 +615,20 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
     if dist(me, want) < 1.0:
         return None
     out_of_command = el.get("in_command") is False
+    radioed = eid in radio_elements(pic)
     friends = [pic.centre(e) for e in pic.mine if e != eid]
     foes = pic.foe_points()
     cands = ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.75, 0.5, 0.33))
+    # DD-8.9: keep out of the Danger Close ring of our own missions on their way (none without support).
+    barrage = support.pending_danger(pic)
+
+    def shelled(p) -> float:
+        return sum(3.0 for bx, by, r in barrage if dist(p, (bx, by)) <= r + 0.75)
+
     scored = []
     for p in cands:
-        s = -0.45 * dist(p, want) + 0.6 * pic.cover_at(*p)
-        if pc is not None and hq != eid and not closing(pic) and \
+        s = -0.45 * dist(p, want) + 0.6 * pic.cover_at(*p) - (shelled(p) if barrage else 0.0)
+        if pc is not None and hq != eid and not closing(pic) and not radioed and \
                 dist(p, pc) > COMMAND_REACH + (2.0 if out_of_command else 0.0):
             s -= 3.0 + dist(p, pc)
         s -= sum(1.0 for q in friends if dist(p, q) < SPACING)
@@ -554,7 +643,7 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
             s += 0.4  # a bund or a trail: full speed (G-01), the way a platoon crosses paddies
         scored.append((s, p))
     scored.sort(key=lambda x: (-x[0], x[1]))
-    here = -0.45 * dist(me, want) + 0.6 * pic.cover_at(*me)
+    here = -0.45 * dist(me, want) + 0.6 * pic.cover_at(*me) - (shelled(me) if barrage else 0.0)
     for s, p in scored[:24]:
         if s <= here + 0.2:
             break

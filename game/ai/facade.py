@@ -83,6 +83,11 @@ class SideView:
         view["scenario"]["objectives"] = [
             {"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
              "polygon": [list(p) for p in o.polygon]} for o in getattr(game.scenario, "objectives", ())]
+        # So are its fire support rows (DD-8.3: what each side has on call; the calls themselves stay
+        # secret), and the fire-support tables are the published rulebook (G-19, DD-8.6-8.9).
+        view["scenario"]["support"] = [{"side": s.side, "asset": s.asset, "missions": s.missions}
+                                       for s in getattr(game.scenario, "support", ())]
+        view["fire_support"] = fire_support_tables(game)
         return cls(side, view, game.legal_actions(side),
                    int(getattr(game.state, "threat", 2)), preview, check, terrain, stand,
                    lambda n: game.dice.below(n, "ai"), lambda: game.dice.uniform("ai"))
@@ -112,6 +117,46 @@ class SideView:
 
     def uniform(self) -> float:
         return self._uniform()
+
+
+_FS_TABLES: dict[int, tuple] = {}
+
+
+def fire_support_tables(game: Game) -> dict:
+    """The published fire-support tables (``game/data/fire_support.toml``: DD-8.6-8.9, G-19, G-37), as
+    plain data the AI may read: each section (``mission``: ``danger_close``, the scatter die; ``air``:
+    the Pass Deviation Roll...) and the rows of the assets the scenario has on call and of the on-board
+    mortars. Built fresh for each view (the AI may scribble on its copy) from a frozen cache per rulebook."""
+    import dataclasses
+
+    from game.rules.chapters import tables
+
+    r = tables(game.book, "fire_support")
+    frozen = _FS_TABLES.get(id(r))
+    if frozen is None or frozen[0] is not r:
+        def deep(v):
+            return tuple(deep(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+        def freeze(obj) -> tuple:
+            return tuple((k, deep(v)) for k, v in dataclasses.asdict(obj).items())
+
+        sections = tuple((fd.name, freeze(getattr(r, fd.name))) for fd in dataclasses.fields(r)
+                         if fd.name != "assets" and dataclasses.is_dataclass(getattr(r, fd.name)))
+        frozen = (r, sections, tuple((a.id, freeze(a)) for a in r.assets.values()))
+        _FS_TABLES[id(r)] = frozen
+
+    def melt(v):
+        return [melt(x) for x in v] if isinstance(v, tuple) else v
+
+    def thaw(items: tuple) -> dict:
+        return {k: melt(v) for k, v in items}
+
+    # The asset rows this game can use: those the scenario puts on call, and the on-board mortars (G-37).
+    wanted = {sup.asset for sup in getattr(game.scenario, "support", ())}
+    out = {name: thaw(items) for name, items in frozen[1]}
+    out["assets"] = {aid: thaw(items) for aid, items in frozen[2]
+                     if aid in wanted or dict(items).get("kind") == "onboard"}
+    return out
 
 
 def facade_fields(f: SideView) -> dict[str, Any]:

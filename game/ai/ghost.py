@@ -13,6 +13,13 @@ once per turn, and works down the four-step ladder (G-10), taking the first step
 4. **Infiltrate**: a Patrol Move toward the nearest known player element, by its flank with more
    cover, ending in the best cover reachable; with nothing known within 24", Hold/Conceal.
 
+Against an enemy with fire support (the scenario's rows for the other side, or an enemy mortar team it
+has seen; ``game.ai.support``), three steps join the ladder, each answering nothing otherwise: after
+Recover, a revealed element slips out of marking smoke or star-shell light it can see (DD-10.2: it fades
+before heavy firepower arrives); after Hug the Belt, one with no good shot closes inside the enemy's
+Danger Close belt (DD-10.2, DD-10.14: where the guns cannot be used); before Fire, its own 60mm or a
+mission on call, never Danger Close to its own men (DD-8.9).
+
 It sees only its SideView (facade.py) and draws only from the ``ai`` stream. The Ghost's rules with
 dice (reaction rolls, reveals, fade, Doom Clock) are in ``game.rules.jungle_ghost``; here it only
 chooses.
@@ -22,12 +29,18 @@ from __future__ import annotations
 
 import math
 
+from game.ai import support
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
+from game.terrain import sight
 
 HUG = 6.0
 HUG_DENSE = 4.0
-NOTICE = 24.0
+def notice() -> float:
+    """How far the Ghost notices a foe: the open-ground sight limit (DD-4.1, sight.toml)."""
+    return sight().open.limit
+
+
 SNIPER_PRIORITY = ("rto", "commander", "medic", "squad_leader", "mg")
 STANDOFF = 5.0
 """Infiltration stops this far (centre to centre) from the enemy: close enough to deny the guns
@@ -81,7 +94,7 @@ def lay_ambush(pic: Picture) -> dict | None:
             continue
         me = (b["x"], b["y"])
         foe, d = pic.nearest_foe(me, include_markers=True)
-        if foe is None or d > NOTICE or d <= AMBUSH_AT + 1.0:
+        if foe is None or d > notice() or d <= AMBUSH_AT + 1.0:
             continue
         spots = []
         for turn in (math.pi / 3, -math.pi / 3, math.pi / 2, -math.pi / 2):
@@ -121,14 +134,28 @@ def ladder(pic: Picture, eid: str) -> dict | None:
     act = withdraw(pic, eid)
     if act is not None:
         return act
+    # 1c. Slip away (DD-10.2: it fades before heavy firepower arrives): out of smoke marking a target or
+    # a star shell's light, unless it already clings to the belt (only against an enemy with support).
+    act = slip(pic, eid)
+    if act is not None:
+        return act
     # 2. Hug the Belt (G-10 step 2)
     act = hug(pic, eid)
     if act is not None:
         return act
-    # 3. Fire (G-10 step 3, G-11)
-    act = shoot(pic, eid)
+    # 2b. Against artillery, close inside the Danger Close belt rather than trade shots from beyond it
+    # (DD-10.2, DD-10.14; only against an enemy with fire support).
+    shot = best_shot(pic, eid)
+    act = close_belt(pic, eid, shot[0] if shot else 0.0)
     if act is not None:
         return act
+    # 2c. Its own mortar or fire mission (DD chapter 8, game.ai.support), where it has one.
+    act = bombard(pic, eid)
+    if act is not None:
+        return act
+    # 3. Fire (G-10 step 3, G-11)
+    if shot is not None:
+        return shot[1]
     # Spot (or recon by fire) the nearest Allied marker when no Allied stand is known close by: the
     # Ghost must find the patrol before it can hug it (DD-10.2, DD-4.12, DD-4.25).
     act = seek(pic, eid)
@@ -215,6 +242,12 @@ def target_priority(pic: Picture, eid: str, choices: list[str]) -> list[str]:
 
 
 def shoot(pic: Picture, eid: str) -> dict | None:
+    shot = best_shot(pic, eid)
+    return shot[1] if shot else None
+
+
+def best_shot(pic: Picture, eid: str) -> tuple[float, dict] | None:
+    """G-11: the element's best shot and its previewed worth."""
     f = pic.f
     options = []
     for kind in ("fire", "grazing_fire"):
@@ -234,7 +267,112 @@ def shoot(pic: Picture, eid: str) -> dict | None:
     if not options:
         return None
     options.sort(key=lambda o: (-o[0], o[1]))
-    return options[0][2]
+    return options[0][0], options[0][2]
+
+
+# -- against fire support (DD-10.2, DD-10.14; DD chapter 8) ------------------------------------------------
+CLOSE_OVER = 1.0
+"""A shot worth less than this gives way to closing inside the belt when the enemy has fire support."""
+SLIP_MARGIN = 1.5
+"""A stand this close to the edge of marking smoke or a lit circle slips out of it."""
+
+
+def _reveal_state(pic: Picture, eid: str) -> bool:
+    """The element is on the table (not under a Blind): the enemy can see it, and call fire on it."""
+    return pic.mine[eid].get("blind") is None and bool(pic.own_stands(eid))
+
+
+def _gap_to_foes(pic: Picture, eid: str) -> float:
+    foes = pic.foe_points()
+    return min((dist((s["x"], s["y"]), q) for s in pic.own_stands(eid) for q in foes), default=math.inf)
+
+
+def close_belt(pic: Picture, eid: str, shot_worth: float) -> dict | None:
+    """DD-10.2, DD-10.14: the enemy has artillery or air on call (the scenario's rows, its seen mortar
+    teams); a revealed element outside the Danger Close belt of the enemy's stands, with no good shot,
+    makes a Patrol Move into the belt (no nearer than the standoff), in the best cover it reaches."""
+    belt = support.belt(pic)
+    if belt is None or shot_worth >= CLOSE_OVER or not _reveal_state(pic, eid) or pic.mine[eid].get("pinned"):
+        return None
+    offer = pic.offer(eid, "move", mode="patrol")
+    if offer is None:
+        return None
+    gap = _gap_to_foes(pic, eid)
+    reach = offer["params"]["to"]["max"]
+    if gap <= belt or gap > belt + reach + 2.0:
+        return None
+    me = pic.centre(eid)
+    foes = pic.foe_points()
+    goal, _ = pic.nearest_foe(me)
+    scored = []
+    for p in ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.75, 0.5, 0.33)):
+        near = min(dist(p, q) for q in foes)
+        if near < STANDOFF - 1.0 or near > belt - 0.5:
+            continue
+        scored.append((-2.0 * pic.cover_at(*p) + 0.2 * near, p))
+    scored.sort()
+    for _, p in scored[:8]:
+        action = move_action(offer, p, bearing(p, goal))
+        if pic.f.check(action) is None:
+            return action
+    return None
+
+
+def _exposures(pic: Picture) -> list[tuple[float, float, float]]:
+    """What marks the Ghost's men for the enemy's guns, as its view shows it: smoke on the table that is
+    not a Dustoff's (marking smoke, WP: DD-8.5, G-19) and star-shell light (DD-9A.3)."""
+    v = pic.f.view
+    out = []
+    for m in v.get("markers", []):
+        if m.get("kind") in ("smoke", "illumination") and m.get("purpose", "marking") not in ("dustoff", "spoof"):
+            out.append((m["x"], m["y"], float(m.get("radius") or 1.0)))
+    for c in v.get("clocks", []):
+        if c.get("kind") == "wp_smoke" and c.get("x") is not None:
+            out.append((c["x"], c["y"], float(c.get("radius") or 1.0)))
+    return out
+
+
+def slip(pic: Picture, eid: str) -> dict | None:
+    """DD-10.2 (it fades before heavy firepower arrives): against an enemy with fire support, a revealed
+    element with a stand in or beside marking smoke or a lit circle, or lit itself, and not clinging to
+    the belt, makes a Patrol Move out of it, into cover, away from the marks."""
+    belt = support.belt(pic)
+    if belt is None or not _reveal_state(pic, eid) or pic.mine[eid].get("pinned"):
+        return None
+    marks = _exposures(pic)
+    stands = pic.own_stands(eid)
+    marked = [m for m in marks if any(dist((s["x"], s["y"]), (m[0], m[1])) <= m[2] + SLIP_MARGIN for s in stands)]
+    if not marked and not pic.mine[eid].get("illuminated"):
+        return None
+    if _gap_to_foes(pic, eid) <= belt:
+        return None  # clinging to the belt: the guns cannot fire on it (DD-10.14)
+    offer = pic.offer(eid, "move", mode="patrol")
+    if offer is None:
+        return None
+    me = pic.centre(eid)
+    reach = offer["params"]["to"]["max"]
+    scored = []
+    for p in ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.66)):
+        if any(dist(p, (m[0], m[1])) <= m[2] + SLIP_MARGIN + 0.5 for m in marks):
+            continue
+        away = min((dist(p, (m[0], m[1])) for m in marked), default=0.0)
+        scored.append((-2.0 * pic.cover_at(*p) - 0.2 * min(away, 8.0), p))
+    scored.sort()
+    for _, p in scored[:8]:
+        action = move_action(offer, p, bearing(me, p))
+        if pic.f.check(action) is None:
+            return action
+    return None
+
+
+def bombard(pic: Picture, eid: str) -> dict | None:
+    """The element's own fire support (game.ai.support): its on-board mortar (G-37) or a mission on
+    call (DD-8.6), only with no own stand within the danger-close distance (DD-8.9)."""
+    opts = support.mortar_options(pic, eid) + support.call_options(pic, eid)
+    if not opts:
+        return None
+    opts.sort(key=lambda o: (-o[0], o[1]["type"]))
+    return opts[0][1]
 
 
 def infiltrate(pic: Picture, eid: str) -> dict | None:
@@ -244,7 +382,7 @@ def infiltrate(pic: Picture, eid: str) -> dict | None:
         return None
     me = pic.centre(eid)
     goal, d = pic.nearest_foe(me, include_markers=True)
-    if goal is None or d > NOTICE:
+    if goal is None or d > notice():
         return None
     if d <= STANDOFF + 0.5 and f.terrain(*me)["cover"] != "open":
         return None

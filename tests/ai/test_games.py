@@ -13,9 +13,11 @@ from game.rules.scenario import shipped_scenarios
 @pytest.mark.parametrize("scenario", sorted(shipped_scenarios()))
 @pytest.mark.parametrize("seed, threat", [(1, 1), (2, 2), (3, 3)])
 def test_full_game_ends_cleanly(scenario, seed, threat):
+    from game.rules.scenario import resolve_scenario
+
     r = simulate.play(scenario, seed, threat)
     assert r["reason"] != "step limit"
-    assert 1 <= r["turns"] <= 6
+    assert 1 <= r["turns"] <= resolve_scenario(scenario).turns  # DD-2.34: the scenario's turn limit
     assert r["winner"] in ("allied", "insurgent", None)
     v = 3 if r["winner"] == "allied" else -3 if r["winner"] == "insurgent" else None
     if v is not None:
