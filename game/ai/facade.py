@@ -156,6 +156,9 @@ def fire_support_tables(game: Game) -> dict:
     out = {name: thaw(items) for name, items in frozen[1]}
     out["assets"] = {aid: thaw(items) for aid, items in frozen[2]
                      if aid in wanted or dict(items).get("kind") == "onboard"}
+    from game.rules.fire import combat
+
+    out["mission"]["danger_close"] = combat().danger_close.reach  # DD-8.9: combat.toml [danger_close]
     return out
 
 

@@ -54,7 +54,8 @@ def tables(pic: Picture) -> dict | None:
 
 
 def danger_close(pic: Picture) -> float | None:
-    """DD-8.9: the engine's danger-close distance (fire_support.toml ``[mission] danger_close``)."""
+    """DD-8.9: the engine's danger-close distance (combat.toml ``[danger_close] reach``, published with the
+    fire-support tables)."""
     t = tables(pic)
     return None if t is None else float(t["mission"]["danger_close"])
 

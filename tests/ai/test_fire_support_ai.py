@@ -14,6 +14,7 @@ from game.ai.facade import SideView
 from game.ai.tactics import Picture
 from game.rules import template
 from game.rules.chapters import tables
+from game.rules.fire import combat
 from game.rules.scenario import load_scenario, resolve_scenario
 from game.rules.state import Clock, base_of
 from tests.builders import element, game, scenario, stand
@@ -52,12 +53,12 @@ BATTERY = [{"side": "allied", "asset": "battery_105", "missions": 2}]
 
 
 def _clear_of_danger_close(g, side, at, asset_id) -> bool:
-    """The engine's own measure (template.gap, fire_support.toml danger_close): every stand of ``side``
+    """The engine's own measure (template.gap, combat.toml [danger_close]): every stand of ``side``
     more than the danger-close distance from the template's edge, none under it."""
     r = tables(g.book, "fire_support")
     a = r.assets[asset_id]
     tpl = template.circle(at[0], at[1], a.radius)
-    return all(tpl.gap(base_of(g.book, s)) > r.mission.danger_close for s in g.state.side_stands(side))
+    return all(tpl.gap(base_of(g.book, s)) > combat().danger_close.reach for s in g.state.side_stands(side))
 
 
 def test_the_autopilot_calls_fire_only_clear_of_danger_close():  # DD-8.6, DD-8.9
@@ -103,10 +104,10 @@ def test_an_air_strike_flies_a_heading_the_engine_accepts_clear_of_our_men():  #
     assert action["heading"] not in refused
 
 
-def test_the_danger_close_distance_is_the_engines():  # DD-8.9: from fire_support.toml, not the AI
+def test_the_danger_close_distance_is_the_engines():  # DD-8.9: from combat.toml, not the AI
     g = _support_game([_hq_with_fo(), _squad(), _cell("far", (21.0, 20.0))], BATTERY)
     pic = Picture(SideView.of(g, "allied"))
-    assert support.danger_close(pic) == tables(g.book, "fire_support").mission.danger_close
+    assert support.danger_close(pic) == combat().danger_close.reach
     assert support.belt(pic) is None  # the Insurgent has no support here: nothing to hug against
 
 

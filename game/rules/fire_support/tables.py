@@ -36,7 +36,6 @@ class MissionRules:
     drift_dice: int
     unobserved_drift_dice: int
     direction_faces: int
-    danger_close: float
     village_radius: float
     village_drift: int
     village_terrain: list[str]
