@@ -629,6 +629,7 @@ class DinkyDauApp:
     def _on_view(self, view: dict, first: bool = False) -> None:
         self.view = view
         self.seats = view.get("seats") or []
+        self.scene.apply_view(view)
         self.scene.pieces.apply_view(view)
         self.hud.set_status(view, self.viewing, self.mode)
         self._show_team()
@@ -869,6 +870,11 @@ class DinkyDauApp:
             elif kind == "eliminated":
                 self.hud.banner(f"{names.get(ev.get('element'), ev.get('element'))} eliminated",
                                 (1.0, 0.45, 0.35, 1))
+            elif kind == "air_pass":
+                self.hud.banner({"run": "GUNSHIP RUN", "escort": "ESCORT STRAFES"}.get(ev.get("kind"), "AIR STRIKE"),
+                                (1.0, 0.82, 0.35, 1))
+            elif kind == "fire_mission" and ev.get("phase") == "impact":
+                self.hud.banner("INCOMING!", (1.0, 0.82, 0.35, 1))
             elif kind == "assault_result" and ev.get("winner"):
                 self.hud.banner(f"{names.get(ev['winner'], ev['winner'])} wins the assault", (1.0, 0.82, 0.35, 1))
         if rolls:

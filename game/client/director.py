@@ -37,6 +37,7 @@ class Shot:
     node: p3d.NodePath | None = None
     distance: float = 40.0
     pitch: float = 38.0
+    heading: float | None = None
 
 
 class Director:
@@ -74,8 +75,9 @@ class Director:
 
     # -- reading ahead ------------------------------------------------------------------------------
     def on_queue(self, batch) -> None:
-        set_piece = {"dustoff", "impact", "air_strike", "illumination", "white_phosphorus"}
-        kinds = {str(ev.get("type")) for ev in batch.events}
+        set_piece = {"dustoff", "impact", "air_pass", "illumination", "gunship"}
+        kinds = {"impact" if ev.get("type") == "fire_mission" and ev.get("phase") == "impact" else str(ev.get("type"))
+                 for ev in batch.events}
         self.coming = max(self.coming, 9 if kinds & set_piece else 8 if kinds & {"ambush", "assault"} else 0)
 
     def on_start(self, batch) -> None:
@@ -111,7 +113,9 @@ class Director:
             g.x, g.y, g.z = target
         g.distance = shot.distance
         g.pitch = shot.pitch
-        if shot.point is not None and shot.kind in ("fire", "ambush", "assault"):
+        if shot.heading is not None:
+            g.heading = g.heading + ((shot.heading - g.heading + 180.0) % 360.0 - 180.0)
+        elif shot.point is not None and shot.kind in ("fire", "ambush", "assault"):
             g.heading = g.heading + 35.0  # a fresh angle across the line of fire
         cam.snap()  # a hard cut
         self._last = (cam.now.heading, cam.now.pitch)
@@ -152,7 +156,8 @@ class Director:
             if (age >= MIN_SHOT and fresh) or set_piece_starts:
                 if shot is None or f is not getattr(shot, "focus", None):
                     new = Shot(f.kind, f.rank, now, max(MIN_SHOT, f.hold), f.point, f.node, f.distance,
-                               30.0 if f.rank >= 9 else 40.0)
+                               f.pitch if getattr(f, "pitch", None) is not None else 30.0 if f.rank >= 9 else 40.0,
+                               getattr(f, "heading", None))
                     new.focus = f
                     self._cut_to(new)
         elif shot is not None and age >= shot.hold + 2.0 and self.establish:

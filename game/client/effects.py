@@ -421,6 +421,18 @@ def on_template(stage: Stage, ev: dict) -> Beat | None:
         (x0, y0), (x1, y1) = ev["from"][:2], ev["to"][:2]
         node = corridor_node(x0, y0, x1, y1, float(ev.get("width", 1.0)), stage.height_at, (*ZONE[:3], 0.3))
         return Beat(fade(node, stage.root, 3.0, 1.5), 0.3)
+    if "landed" in stage.notes and "x" in ev and (ev.get("radius") or ev.get("points")):
+        # a fire-support template (DD-8.10): its outline shows once the rounds are down, then fades
+        delay = max(0.0, stage.notes["landed"] + 1.0 - stage.now)
+        if ev.get("points"):
+            pts = [(float(px), float(py)) for px, py in ev["points"]]
+        else:
+            r = float(ev["radius"])
+            pts = [(float(ev["x"]) + r * math.cos(a), float(ev["y"]) + r * math.sin(a))
+                   for a in (2 * math.pi * k / 40 for k in range(40))]
+        z = max(stage.height_at(px, py) for px, py in pts[::4]) + 0.15
+        node = geom.lines("template-edge", [[(px, py, z) for px, py in pts + pts[:1]]], (*ZONE[:3], 0.8), 2.5)
+        return Beat(fade(node, stage.root, 4.0, 1.5, delay=delay), 0.0)
     return None
 
 
@@ -428,6 +440,10 @@ def on_template(stage: Stage, ev: dict) -> Beat | None:
 def on_smoke(stage: Stage, ev: dict) -> Beat | None:
     if "x" not in ev:
         return None
+    if ev.get("kind") in ("wp", "marking", "spoof", "burning"):  # fire support's (DD chapter 8)
+        from game.client.airstrike import on_smoke_kind
+
+        return on_smoke_kind(stage, ev)
     x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius", 1.0))
     spec = fx.BurstSpec("puff", count=14, spawn=0.6, life=(2.0, 3.2), speed=(0.5, 1.5), up=(0.1, 0.5),
                         size=(0.4 * r, 1.1 * r), offset=0.5 * r, color=DUST, drag=1.2, rise=0.25, fade_in=0.15)

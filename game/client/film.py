@@ -3,10 +3,15 @@ film, rendered offscreen from real games.
 
 The film finds its situation by driving the real engine process, never by making events up: it plays
 seeded AI-against-AI games (``game.step``) on the referee's view until the engine issues the set piece.
-For ``artillery`` that is the Jungle Ghost's 82 mm harassment (G-12), which comes as its Doom Clock
-climbs; for ``dustoff`` the film also takes the Allies' ``pop_smoke`` action whenever the engine offers
-it (a scripted choice among the engine's own legal actions), then lets the game run until the Huey
-lands and leaves, or is waved off or shot down. It prints the seed and the step it used.
+For ``dustoff`` the film takes the Allies' ``pop_smoke`` action whenever the engine offers it (a
+scripted choice among the engine's own legal actions), then lets the game run until the Huey lands and
+leaves, or is waved off or shot down. For ``artillery`` and ``airstrike`` it plays the scenario with the
+fire support the showcase needs added to an in-memory copy (``[[support]]`` rows: a 155 mm battery, or
+the 4.2" mortars where the scenario rules heavy artillery out; A-1 napalm with an O-1 FAC overhead,
+DD-8.3); the Allied AI calls it on what it sees (``game.ai.support``)
+and the film keeps the batch of the call (the marking smoke going up) and the batch where the rounds
+land or the aircraft makes its pass. ``harassment`` (for the recorded tests) waits for the Jungle Ghost's 82 mm (G-12). It prints
+the seed and the step it used.
 
 Then it replays that game on the table: every batch before and between the set pieces is applied at
 once, and each batch that holds the set piece plays through the presenter at 1x under the attract-mode
@@ -15,8 +20,6 @@ the same film). Frames go to an MP4 (imageio-ffmpeg's own ffmpeg, H.264) or, whe
 folder (or ends in ``/``), to numbered PNGs. No sound track: the sounds play through OpenAL's null
 device.
 
-``airstrike`` needs the fire-support chapter (issue 13): until the engine issues air strikes it says so
-and exits 2, with no fake footage.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SHOWCASES = ("artillery", "dustoff", "airstrike")
-TARGET = {"artillery": {"impact"}, "dustoff": {"dustoff"}, "airstrike": {"air_strike"}}
-NEEDS_CHAPTER = {"airstrike": "the air strike needs the fire-support chapter (issue 13): the engine issues no "
-                              "air-strike events yet, so there is nothing real to film"}
+SHOWCASES = ("artillery", "airstrike", "dustoff")
+TARGET = {"artillery": {"fire_mission"}, "dustoff": {"dustoff"}, "airstrike": {"air_pass"}, "harassment": {"impact"}}
+# the support a showcase adds to its in-memory copy of the scenario (DD-8.3), and the call the film takes
+SUPPORT = {"artillery": (("heavy_155", 2),), "airstrike": (("cas_napalm", 2), ("fac_o1", 1))}
+LIGHT = {"heavy_155": "mortar_107"}  # where the scenario's no_artillery rule leaves heavy guns out (DD-8.3)
+CALLS = {"artillery": ("call_fire", "heavy_155"), "airstrike": ("call_air", "cas_napalm")}  # the AI's call filmed
 
 
 @dataclass
@@ -58,8 +63,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def _story_done(showcase: str, events: list[dict], seen: list[dict]) -> bool:
-    if showcase == "artillery":
+    if showcase == "harassment":
         return any(e.get("type") == "impact" for e in events)
+    if showcase == "artillery":
+        return any(e.get("type") == "fire_mission" and e.get("phase") == "impact" for e in events)
+    if showcase == "airstrike":
+        return any(e.get("type") == "air_pass" for e in events)
     phases = [e.get("phase") for e in seen if e.get("type") == "dustoff"]
     return bool(phases) and phases[-1] in ("departure", "crash")
 
@@ -86,11 +95,45 @@ def _pop_smoke(link, game: str) -> list[dict] | None:
     return None
 
 
+def scenario_with_support(scenario: str, showcase: str):
+    """The scenario as ``game.new`` takes it: its id, or for a fire-support showcase an in-memory copy of
+    its TOML with the ``[[support]]`` rows the showcase needs added (DD-8.3; the file is not touched)."""
+    rows = SUPPORT.get(showcase)
+    if not rows:
+        return scenario
+    import tomllib
+
+    from game.client.settings import REPO
+
+    path = Path(scenario)
+    if not path.suffix:
+        path = REPO / "scenarios" / f"{scenario}.toml"
+    raw = tomllib.loads(path.read_text())
+    support = list(raw.get("support") or [])
+    have = {(r.get("side"), r.get("asset")) for r in support}
+    light = "no_artillery" in ((raw.get("scenario") or {}).get("special_rules") or [])
+    rows = [(LIGHT.get(a, a) if light else a, n) for a, n in rows]
+    support += [{"side": "allied", "asset": a, "missions": n} for a, n in rows if ("allied", a) not in have]
+    raw["support"] = support
+    return raw
+
+
+def showcase_asset(ref, showcase: str) -> str | None:
+    """The asset whose call and arrival a fire-support showcase films (its scenario's own row)."""
+    if showcase not in CALLS:
+        return None
+    asset = CALLS[showcase][1]
+    rows = {r.get("asset") for r in (ref.get("support") or [])} if isinstance(ref, dict) else set()
+    return asset if asset in rows or asset not in LIGHT else LIGHT[asset]
+
+
 def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 120, threat: int = 3,
          log=print) -> Situation | None:
     """Drive the real engine until it issues ``showcase``; the situation to replay, or None."""
+    ref = scenario_with_support(scenario, showcase)
+    asset = showcase_asset(ref, showcase)
     for seed in range(first_seed, first_seed + tries):
-        r = link.call("game.new", scenario=scenario, seed=seed, threat=threat, referee=True, side="referee",
+        r = link.call("game.new", scenario=ref, seed=seed, threat=threat, referee=True, side="referee",
                       players={"allied": "ai", "insurgent": "ai"})
         game = r["game"]
         sit = Situation(scenario, seed, showcase, r)
@@ -112,8 +155,15 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
                 last_seq = max([e.get("seq", 0) for e in events], default=last_seq)
                 sit.batches.append((events, view))
                 hits = [e for e in events if e.get("type") in TARGET[showcase]]
+                if showcase in CALLS:
+                    called = [e for e in events if e.get("type") == "fire_mission" and e.get("phase") == "call"
+                              and e.get("asset") == asset]
+                    hits = [e for e in hits if e.get("asset") == asset and e.get("phase", "impact") == "impact"]
+                    if called and not sit.story:
+                        sit.story.append(len(sit.batches) - 1)  # the call, and the marking smoke going up
                 if hits:
-                    sit.story.append(len(sit.batches) - 1)
+                    if not sit.story or sit.story[-1] != len(sit.batches) - 1:
+                        sit.story.append(len(sit.batches) - 1)
                     seen += hits
                 if seen and _story_done(showcase, events, seen):
                     log(f"film: {showcase} found in {scenario} seed {seed} at step {len(sit.batches)}")
@@ -197,12 +247,6 @@ def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float) ->
 def film_main(argv: list[str] | None = None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     wanted = list(SHOWCASES) if args.showcase == "all" else [args.showcase]
-    for name in wanted:
-        if name in NEEDS_CHAPTER:
-            print(f"dinkydau film: {NEEDS_CHAPTER[name]}", file=sys.stderr)
-    wanted = [n for n in wanted if n not in NEEDS_CHAPTER]
-    if not wanted:
-        return 2
     import panda3d.core as p3d
 
     from game.client.app import DinkyDauApp

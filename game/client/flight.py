@@ -273,3 +273,91 @@ def corridor_points(start: tuple[float, float], end: tuple[float, float], width:
         w = rng.uniform(-width / 2, width / 2)
         out.append((x0 + (x1 - x0) * s + nx * w, y0 + (y1 - y0) * s + ny * w, s))
     return out
+
+
+def _smooth(u: float) -> float:
+    u = min(1.0, max(0.0, u))
+    return u * u * (3 - 2 * u)
+
+
+def off_table(x: float, y: float, width: float, height: float, margin: float = OUTSIDE) -> bool:
+    return x < -margin or x > width + margin or y < -margin or y > height + margin
+
+
+def pass_path(entry: tuple[float, float], exit_: tuple[float, float], altitude: list, ground: float, speed: float,
+              width: float, height: float, releases: list[tuple[float, float]] = (), turn: float = 40.0,
+              bank: float = 55.0, roll_in: float = 30.0, step: float = 1.5) -> Path:
+    """An aircraft's pass as the engine's ``air_pass`` gives it: from ``entry`` along the line to ``exit_``
+    (both beyond the table's edges) at the ``altitude`` profile [[inches from the entry, height], ...]
+    above ``ground``, at ``speed`` inches a second. It rolls out of a banked turn-in (``roll_in`` degrees)
+    well before the first release point, flies wings level through every release point, and once past
+    the last pulls off: a break turn of ``turn`` degrees (positive: to the left) banked ``bank`` degrees,
+    climbing as the profile says, until it is beyond the table's edge. Pitch follows the climb or dive."""
+    (x0, y0), (x1, y1) = entry, exit_
+    dist = math.hypot(x1 - x0, y1 - y0) or 1e-6
+    h0 = _heading(x1 - x0, y1 - y0)
+    ux, uy = (x1 - x0) / dist, (y1 - y0) / dist
+    prof = sorted((float(s), float(z)) for s, z in altitude) if altitude else [(0.0, 12.0), (dist, 12.0)]
+    ps, pz = [s for s, _ in prof], [z for _, z in prof]
+    along = [(rx - x0) * ux + (ry - y0) * uy for rx, ry in releases]
+    first = min(along) if along else dist / 2
+    last = max(along) if along else dist / 2
+    s_break = last + 3.0
+    s_roll = max(0.0, first - 14.0)
+    length_turn = 26.0
+
+    def z_at(s: float) -> float:
+        return float(np.interp(s, ps, pz)) + ground
+
+    keys = []
+    x, y, s = x0, y0, 0.0
+    psi = h0
+    while True:
+        u = (s - s_break) / length_turn
+        psi = h0 + turn * _smooth(u)
+        # into the bank over the first part of the turn, held, rolled out once the turn is done
+        roll = -math.copysign(1.0, turn) * bank * _smooth((u + 0.15) * 2.5) * (1 - _smooth((u - 1.0) * 2.0)) \
+            if turn else 0.0
+        if s < s_roll:
+            roll += roll_in * (1 - _smooth(s / max(1e-6, s_roll)))
+        dz = z_at(s + 1.0) - z_at(s - 1.0)
+        pitch = math.degrees(math.atan2(dz, 2.0))
+        keys.append((s / speed, x, y, z_at(s), psi, pitch, roll))
+        if s >= dist and off_table(x, y, width, height, OUTSIDE * 0.5):
+            break
+        if s > dist * 2 + 60:
+            break
+        x += step * math.cos(math.radians(psi))
+        y += step * math.sin(math.radians(psi))
+        s += step
+    return hermite(keys, stop_at_end=False)
+
+
+def circuit(centre: tuple[float, float], entry: tuple[float, float], exit_: tuple[float, float], radius: float,
+            z: float, speed: float, sweep: float = 220.0, bank: float = 25.0) -> tuple[Path, float, float]:
+    """A pylon turn (the AC-47's): in from ``entry`` to a left-hand circle of ``radius`` round ``centre``
+    at height ``z``, round it ``sweep`` degrees with the left wing down toward the target, then out to
+    ``exit_``. Returns the path and the times it starts and ends the circle."""
+    cx, cy = centre
+    ex, ey = entry
+    a0 = math.atan2(ey - cy, ex - cx) - math.pi / 2 + 0.35  # joins the circle near where it comes in
+    p_in = (cx + radius * math.cos(a0), cy + radius * math.sin(a0))
+    keys = []
+    d_in = math.hypot(p_in[0] - ex, p_in[1] - ey)
+    h_in = _heading(p_in[0] - ex, p_in[1] - ey)
+    keys.append((0.0, ex, ey, z, h_in, 0.0, 0.0))
+    t = d_in / speed
+    n = max(6, int(sweep / 20))
+    t_start = t
+    h_prev = h_in
+    for i in range(n + 1):
+        a = a0 + math.radians(sweep) * i / n
+        hh = _near(math.degrees(a) + 90.0, h_prev)
+        h_prev = hh
+        keys.append((t + (radius * math.radians(sweep) * i / n) / speed, cx + radius * math.cos(a),
+                     cy + radius * math.sin(a), z, hh, 0.0, -bank if i else -bank * 0.5))
+    t_end = keys[-1][0]
+    lx, ly = keys[-1][1], keys[-1][2]
+    h_out = _near(_heading(exit_[0] - lx, exit_[1] - ly), h_prev)
+    keys.append((t_end + math.hypot(exit_[0] - lx, exit_[1] - ly) / speed, exit_[0], exit_[1], z, h_out, 0.0, 0.0))
+    return hermite(keys, stop_at_end=False), t_start, t_end

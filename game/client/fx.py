@@ -136,10 +136,12 @@ class Burst:
     """A set of sprites laid out by a ``BurstSpec`` from ``origin``; ``interval()`` plays it."""
 
     def __init__(self, parent: p3d.NodePath, origin: Vec, spec: BurstSpec, rng: random.Random,
-                 push: Callable[[float, np.ndarray], np.ndarray] | None = None, floor: float | None = None):
+                 push: Callable[[float, np.ndarray], np.ndarray] | None = None, floor: float | None = None,
+                 period: float | None = None):
         self.spec = spec
         self.push = push
         self.floor = floor
+        self.period = period  # a burst that repeats seamlessly: each particle is reborn every ``period`` s
         self.root = sprite_layer(parent.attach_new_node(f"burst-{spec.kind}"), spec.additive)
         self.root.set_pos(*origin)
         self.origin = np.array(origin, dtype=float)
@@ -175,11 +177,20 @@ class Burst:
             c.hide()
             self.cards.append(c)
         self.duration = float(np.max(self.t0 + self.life)) if n else 0.0
+        if period:
+            self.life = np.minimum(self.life, period)
+            self.duration = float(period)
 
     def positions(self, t: float) -> tuple[np.ndarray, np.ndarray]:
         """Particle positions (relative to the origin) at burst time ``t``, and their ages as a share of life."""
-        sp = self.spec
+        if self.period:
+            age = np.mod(t - self.t0, self.period)
+            return self._at(age, t), age / self.life
         age = np.clip(t - self.t0, 0, None)
+        return self._at(age, t), (t - self.t0) / self.life
+
+    def _at(self, age: np.ndarray, t: float) -> np.ndarray:
+        sp = self.spec
         k = sp.drag
         travel = self.v0 * ((1 - np.exp(-k * age)) / k if k > 0 else age)[:, None]
         p = self.p0 + travel
@@ -189,7 +200,7 @@ class Burst:
             p += self.push(t, self.origin + p) * np.clip(age, 0, 1.5)[:, None]
         if self.floor is not None:
             p[:, 2] = np.maximum(p[:, 2], self.floor - self.origin[2])
-        return p, (t - self.t0) / self.life
+        return p
 
     def set_time(self, t: float) -> None:
         sp = self.spec
@@ -223,6 +234,13 @@ class Burst:
 def burst(parent: p3d.NodePath, origin: Vec, spec: BurstSpec, rng: random.Random, delay: float = 0.0,
           **kw) -> Sequence:
     return Burst(parent, origin, spec, rng, **kw).interval(delay)
+
+
+def cycle(parent: p3d.NodePath, origin: Vec, spec: BurstSpec, rng: random.Random, period: float) -> LerpFunctionInterval:
+    """A burst that goes on for as long as it is looped, with no seam: a plume, a fire, a cloud that stays.
+    ``spec.spawn`` is ignored (particles are spread over the period); lives are capped at the period."""
+    b = Burst(parent, origin, BurstSpec(**{**spec.__dict__, "spawn": period}), rng, period=period)
+    return LerpFunctionInterval(b.set_time, period, 0.0, period)
 
 
 # -- streaks: tracers, rocket trails ------------------------------------------------------------------
@@ -300,6 +318,19 @@ def spinners(model: p3d.NodePath) -> list[tuple[p3d.NodePath, int]]:
     return out
 
 
+_NOSE = p3d.LQuaternionf()
+_NOSE.set_hpr((90.0, 0.0, 0.0))
+
+
+def aim(node: p3d.NodePath, h: float, p: float, r: float) -> None:
+    """Point a model whose nose lies along +x: heading ``h`` (0 = east, counter-clockwise), pitch ``p``
+    (nose up), roll ``r`` (right wing down), as an aircraft flies them. Panda's own P and R turn about x
+    and y, so for such a model they would swap roll and pitch."""
+    q = p3d.LQuaternionf()
+    q.set_hpr((h - 90.0, p, r))
+    node.set_quat(_NOSE * q)
+
+
 def fly(model: p3d.NodePath, track, delay: float = 0.0, rotor_rpm: Callable[[float], float] | None = None,
         on_frame: Callable[[float, list], None] | None = None) -> Sequence:
     """Fly ``model`` along ``track`` (a ``flight.Path``; shown at the start, hidden at the end); its rotors and props turn at
@@ -313,7 +344,7 @@ def fly(model: p3d.NodePath, track, delay: float = 0.0, rotor_rpm: Callable[[flo
         tt = track.t[0] + t
         pos = [float(np.interp(tt, track.t, track.xyz[:, k])) for k in range(3)]
         model.set_pos(*pos)
-        model.set_hpr(*(float(np.interp(tt, track.t, track.hpr[:, k])) for k in range(3)))
+        aim(model, *(float(np.interp(tt, track.t, track.hpr[:, k])) for k in range(3)))
         rpm = rotor_rpm(t) if rotor_rpm is not None else 324.0
         dt = max(0.0, t - last[0]) if t >= last[0] else 0.0
         last[0] = t

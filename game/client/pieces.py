@@ -245,8 +245,19 @@ class Pieces:
                 die = self.library.instance("delay_die", np_)
                 die.set_pos(0.7, 0.7, 0)
                 delay = m.get("delay", m.get("die"))
+                if delay is None:  # a fire mission's delay clock carries the marker's id (DD-8.7)
+                    delay = next((c.get("turns") for c in self.view.get("clocks") or []
+                                  if c.get("id") == m.get("id") and c.get("kind") == "fire_mission"), None)
                 if delay is not None:
                     text_node(str(delay), 0.45, (0.1, 0.1, 0.1, 1), parent=np_).set_pos(0.7, 0.7, 0.45)
+                if m.get("heading") is not None:  # an air strike's attack heading arrow (DD-8.5)
+                    h = math.radians(float(m["heading"]))
+                    ux, uy = math.cos(h), math.sin(h)
+                    tip = (4.0 * ux, 4.0 * uy, 0.15)
+                    back = (-4.0 * ux, -4.0 * uy, 0.15)
+                    wing = [(tip[0] - 0.9 * ux + 0.6 * s * uy, tip[1] - 0.9 * uy - 0.6 * s * ux, 0.15) for s in (1, -1)]
+                    geom.lines("heading", [[back, tip], [wing[0], tip, wing[1]]], (1.0, 0.82, 0.3, 0.95), 3.0
+                               ).reparent_to(np_)
             if m.get("label"):
                 text_node(str(m["label"]), 0.35, parent=np_).set_z(1.0)
             self.markers[str(m.get("id", len(self.markers)))] = np_

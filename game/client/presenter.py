@@ -55,6 +55,8 @@ class Focus:
     node: p3d.NodePath | None = None
     hold: float = 4.0
     distance: float = 40.0
+    heading: float | None = None  # the camera's heading (0 looks north), for a scripted hero shot
+    pitch: float | None = None  # degrees below the horizon
 
 
 Handler = Callable[["Stage", dict], Beat | None]
@@ -64,6 +66,7 @@ LOG_ONLY = frozenset({
     "jungle_ghost", "civic_drift", "status", "rally", "take_five", "hold", "blind_hold", "sweep", "capture",
     "reserve_deployed",
 })
+# fire support (DD chapter 8) has handlers: air_pass, fire_mission, gunship, illumination, smoke, terrain
 
 
 def handles(*types: str):
@@ -101,6 +104,9 @@ class Stage:
         self.now = 0.0
         self.focus_hints: list[Focus] = []
         self.rng = random.Random(0)
+        # what one handler leaves for the next in the same batch: ``landed`` (the batch time the ordnance
+        # lands, for the terrain change and the fire it leaves), ``smoke_colour`` (the call's, G-18)
+        self.notes: dict = {}
 
     def seed(self, ev: dict) -> random.Random:
         self.rng = random.Random(f"{ev.get('seq', 0)}:{ev.get('type', '')}")
@@ -162,9 +168,9 @@ class Stage:
         return Func(go)
 
     def focus(self, dt: float, rank: int, kind: str, point=None, node=None, hold: float = 4.0,
-              distance: float = 40.0) -> None:
+              distance: float = 40.0, heading: float | None = None, pitch: float | None = None) -> None:
         pt = None if point is None else (float(point[0]), float(point[1]), float(point[2]))
-        self.focus_hints.append(Focus(self.now + dt, rank, kind, pt, node, hold, distance))
+        self.focus_hints.append(Focus(self.now + dt, rank, kind, pt, node, hold, distance, heading, pitch))
 
 
 @dataclass
@@ -220,9 +226,11 @@ class Presenter:
         self.watchers: list[Callable[[Batch], None]] = []
         self.starters: list[Callable[[Batch], None]] = []
         self.played = 0
+        from game.client.airstrike import Standing
         from game.client.setpieces import Landed
 
         self.landed = Landed(self)
+        self.support = Standing(self)
 
     # -- the public face ---------------------------------------------------------------------------
     def present(self, events: list[dict], apply_view: Callable[[], None] | None = None,
@@ -277,12 +285,18 @@ class Presenter:
                 cur.root.remove_node()
         self._stop_loops()
         self.landed.clear()
+        self.support.clear()
         if self.shake is not None:
             self.shake.stop()
 
     def live_nodes(self) -> int:
         root = self.scene.effects.root
         return 0 if root.is_empty() else len(root.find_all_matches("**"))
+
+    def standing_nodes(self) -> int:
+        """Nodes of what stays between batches (landed Hueys, plumes, gunships on station, flares, fires)."""
+        return sum(0 if r.is_empty() else len(r.find_all_matches("**"))
+                   for r in (self.landed.root, self.support.root))
 
     # -- building and running ----------------------------------------------------------------------
     def build(self, batch: Batch) -> None:

@@ -68,6 +68,10 @@ class TableScene:
         from game.client.effects import Effects
 
         self.effects = Effects(self.overlays, self.pieces, self.table.height_at)
+        from game.client.changes import TableChanges
+
+        # craters and burnt ground (DD chapter 8), from each view's terrain_changes and the terrain events
+        self.changes = TableChanges(self.table, self.root, self.pieces.library, scenario.get("features"))
         self._light(scenario.get("time_of_day", "day"), scenario.get("weather", "clear"))
 
     def _light(self, time_of_day: str, weather: str) -> None:
@@ -118,7 +122,13 @@ class TableScene:
         return sum(np_.node().get_num_geoms() for np_ in self.root.find_all_matches("**/+GeomNode")
                    if not np_.is_hidden())
 
+    def apply_view(self, view: dict) -> None:
+        """What the view says of the table itself: the changes made in play."""
+        if "terrain_changes" in view:  # (a view from before the table could change has none)
+            self.changes.sync(view["terrain_changes"] or [])
+
     def destroy(self) -> None:
+        self.changes.destroy()
         self.effects.destroy()
         self.pieces.destroy()
         # The root's LightAttrib holds a NodePath of the sun, its own child, and so the whole table:

@@ -1,9 +1,14 @@
 """The set pieces the engine emits today: artillery and mortar impacts, and Dustoff in all its phases.
 
-* ``impact`` (the Jungle Ghost's 82 mm harassment, G-12; fire support later): the shriek of each round
-  about 1.2 s before it lands, rounds staggered across the template the event gives, each with a flash, a
-  fountain of clods, a skirt of dust, a smoke column that rises and spreads, a crater, and a camera shake
-  scaled by calibre and by the camera's distance.
+* ``impact`` (the Jungle Ghost's 82 mm harassment, G-12) and ``fire_mission`` ``impact`` (DD-8.8-8.10:
+  mortars and batteries, the asset naming the calibre): the shriek of each round about 1.2 s before it
+  lands, the rounds staggered across the template (a fire mission's at the engine's own ``impacts`` and
+  their ``t`` offsets), each with a flash, a fountain of clods, a skirt of dust, a smoke column that rises
+  and spreads, a scorch that fades (heavy shells leave the engine's craters: the ``terrain`` event), and
+  a camera shake scaled by calibre and by the camera's distance. WP rounds burst in white streamers (the
+  screen is the ``smoke`` event's); a star shell pops overhead (its flare is the ``illumination``
+  event's). The ``call`` (the caller's side only) is a radio squelch and a ring on the Target marker.
+* ``terrain`` {change, kind, polygon}: the table changes as the rounds land (``changes``).
 * ``dustoff`` (DD-6.6-6.12, ``game/rules/casevac.py``): ``inbound`` the stand throws coloured smoke onto
   the LZ; ``touchdown`` the Huey comes in from the nearest table edge, flares, its rotor wash throws dust
   and bends the smoke, and it settles on the LZ the engine names (a damaged one trails smoke);
@@ -25,7 +30,7 @@ import numpy as np
 import panda3d.core as p3d
 from direct.interval.IntervalGlobal import Func, LerpFunctionInterval, Parallel, Sequence, Wait
 
-from game.client import flight, fx
+from game.client import flight, fx, geom
 from game.client.presenter import Beat, Stage, handles
 
 # calibre: (rounds, seconds between, flash size, clods, column height, crater scale, shake, sound)
@@ -36,6 +41,9 @@ CALIBRES = {
     "155": (6, 0.5, 2.8, 22, 9.0, 0.8, 0.9, "explosion_big"),
     "bomb": (1, 0.0, 3.4, 28, 11.0, 1.1, 1.0, "explosion_big"),
 }
+# a fire-support asset's calibre on the table (presentation only; the asset ids are game/data/fire_support.toml's)
+ASSET_CALIBRE = {"mortar_60": "mortar_60", "mortar_81": "mortar", "mortar_82": "mortar", "mortar_107": "105",
+                 "battery_105": "105", "heavy_155": "155", "rockets_122": "155"}
 SHRIEK = 1.2  # seconds of whistle before a round lands
 SMOKE_RGB = {"green": (0.35, 0.78, 0.38), "yellow": (0.95, 0.85, 0.25), "red": (0.9, 0.28, 0.22),
              "violet": (0.62, 0.38, 0.8), "purple": (0.62, 0.38, 0.8), "white": (0.92, 0.92, 0.9)}
@@ -72,11 +80,25 @@ def blast(stage: Stage, x: float, y: float, calibre: str = "mortar", delay: floa
     if crater:
         parts.append(fx.ground_mark(stage.root, stage.model("crater"), (p[0], p[1], p[2] - 0.04), crater_scale,
                                     rng.uniform(0, 360)))
+    else:
+        parts.append(scorch(stage, p, 0.5 * size))
     body = Sequence(Wait(delay), Parallel(*parts))
     if not shriek:
         return body
     return Parallel(Sequence(Wait(max(0.0, delay - SHRIEK)), stage.cue("shriek", p, gain=0.7)),
                     _falling(stage, p, delay), body)
+
+
+def scorch(stage: Stage, p, r: float, life: float = 6.0) -> Sequence:
+    """A dark blast mark on the ground that fades away (a light round leaves no crater, G-01 T12c)."""
+    from game.client.effects import fade
+
+    node = geom.disc("scorch", r, (0.08, 0.07, 0.06, 0.55), n=20)
+    node.set_bin("fixed", 1)
+    node.set_pos(p[0], p[1], p[2] + 0.04)
+    node.set_h(stage.rng.uniform(0, 360))
+    node.set_scale(1.0, stage.rng.uniform(0.7, 1.0), 1.0)
+    return fade(node, stage.root, life, 2.5)
 
 
 def _falling(stage: Stage, p, delay: float) -> Sequence:
@@ -117,6 +139,69 @@ def on_impact(stage: Stage, ev: dict) -> Beat | None:
     stage.focus(0.0, 9, "artillery", stage.ground(x, y), hold=7.0, distance=max(28.0, r * 10))
     total = max(p.get_duration() for p in parts)
     return Beat(Parallel(*parts), min(total, SHRIEK + rounds * gap + 1.2))
+
+
+@handles("fire_mission")
+def on_fire_mission(stage: Stage, ev: dict) -> Beat | None:
+    """DD-8.6-8.10: the call (the caller's side only) and the rounds landing; ``aborted`` has nothing to show."""
+    phase = ev.get("phase")
+    if "x" not in ev or "y" not in ev or phase not in ("call", "impact"):
+        return None
+    x, y, r = float(ev["x"]), float(ev["y"]), float(ev.get("radius") or 1.5)
+    if phase == "call":
+        return _call(stage, ev, x, y, r)
+    rnd = str(ev.get("round", "he"))
+    impacts = [(float(p["x"]), float(p["y"]), float(p.get("t", 0.0))) for p in ev.get("impacts") or []] \
+        or [(x, y, 0.0)]
+    if rnd == "illumination":  # the star shell bursts high; the flare is the illumination event's
+        top = stage.ground(x, y, 20.0)
+        return Beat(Parallel(stage.cue("pop", top, gain=0.8),
+                             fx.flash(stage.root, top, 1.4, (1, 1, 0.9, 1), life=0.25)), 0.3)
+    parts = []
+    if rnd == "wp":
+        from game.client.airstrike import wp_burst
+
+        for px, py, t in impacts:
+            g = stage.ground(px, py, 0.05)
+            parts.append(Sequence(Wait(max(0.0, SHRIEK - 1.2 + t)), stage.cue("shriek", g, gain=0.6)))
+            parts.append(wp_burst(stage, g, max(0.6, r * 0.6), delay=SHRIEK + t, linger=5.0))
+        land = SHRIEK + max(t for *_, t in impacts)
+    else:
+        calibre = ASSET_CALIBRE.get(str(ev.get("asset")), "105")
+        for px, py, t in impacts:
+            parts.append(blast(stage, px, py, calibre, delay=SHRIEK + t, crater=False))
+        land = SHRIEK + max(t for *_, t in impacts)
+    stage.notes["landed"] = max(stage.notes.get("landed", 0.0), stage.now + SHRIEK)
+    stage.focus(0.0, 9, "artillery", stage.ground(x, y), hold=land + 4.0, distance=max(30.0, r * 12))
+    return Beat(Parallel(*parts), land + 0.4)
+
+
+def _call(stage: Stage, ev: dict, x: float, y: float, r: float) -> Beat:
+    """The radio call: a squelch at the caller and a ring drawn down onto the Target marker's point."""
+    from game.client.effects import ring
+
+    caller = stage.stand_pos(ev.get("caller"))
+    parts = [ring(stage, x, y, max(r, 1.0), (1.0, 0.82, 0.3, 1.0), 1.6, grow=-0.35, width=4)]
+    if caller is not None:
+        parts.append(ring(stage, caller.x, caller.y, 0.9, (1.0, 0.82, 0.3, 1.0), 0.9, grow=0.6, width=3))
+        parts.append(stage.cue("pop", (caller.x, caller.y, caller.z), gain=0.3))
+    if ev.get("smoke") not in (None, "none"):
+        stage.notes["smoke_colour"] = ev.get("smoke")
+    stage.focus(0.0, 6, "call", stage.ground(x, y), hold=2.5, distance=34.0)
+    return Beat(Parallel(*parts), 0.5)
+
+
+@handles("terrain")
+def on_terrain(stage: Stage, ev: dict) -> Beat | None:
+    """The table changes as the ordnance lands (the view that follows lists the change too)."""
+    changes = getattr(stage.scene, "changes", None)
+    if changes is None or not ev.get("polygon"):
+        return None
+    delay = max(0.0, stage.notes.get("landed", stage.now) + 0.15 - stage.now)
+    cid = str(ev.get("change"))
+    fresh = cid not in changes.items
+    changes.add(dict(ev), show=not fresh)  # built now, shown when the rounds land
+    return Beat(Sequence(Wait(delay), Func(changes.reveal, cid)), 0.0)
 
 
 # -- Dustoff ----------------------------------------------------------------------------------------------

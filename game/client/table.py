@@ -292,6 +292,88 @@ class Table:
         self._height_cache[key] = z
         return z
 
+    def heights(self, xs, ys) -> np.ndarray:
+        """Ground heights under many points at once (decals draped on the ground): the top of the baked
+        ground's triangles under each, by a plan-view bucket search (a ray per point through the
+        collision traverser costs milliseconds each); ``height_at`` where no triangle is found."""
+        xs, ys = np.asarray(xs, dtype=float).ravel(), np.asarray(ys, dtype=float).ravel()
+        if self._ground_np is None:
+            return np.array([self.height_at(x, y) for x, y in zip(xs, ys, strict=True)])
+        if not hasattr(self, "_buckets"):
+            self._buckets = self._bucket_ground()
+        tris, start, order, cell, nx = self._buckets
+        out = np.full(len(xs), -np.inf)
+        if len(tris):
+            ci = np.clip((xs // cell).astype(int), 0, nx - 1)
+            cj = np.clip((ys // cell).astype(int), 0, len(start) // nx - 1)
+            c = cj * nx + ci
+            n = start[c + 1] - start[c]
+            pts = np.repeat(np.arange(len(xs)), n)
+            offs = np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)
+            cand = order[np.repeat(start[c], n) + offs]
+            a, b, cc = tris[cand, 0], tris[cand, 1], tris[cand, 2]
+            px, py = xs[pts], ys[pts]
+            d = (b[:, 1] - cc[:, 1]) * (a[:, 0] - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (a[:, 1] - cc[:, 1])
+            ok = np.abs(d) > 1e-12
+            d = np.where(ok, d, 1.0)
+            l1 = ((b[:, 1] - cc[:, 1]) * (px - cc[:, 0]) + (cc[:, 0] - b[:, 0]) * (py - cc[:, 1])) / d
+            l2 = ((cc[:, 1] - a[:, 1]) * (px - cc[:, 0]) + (a[:, 0] - cc[:, 0]) * (py - cc[:, 1])) / d
+            l3 = 1 - l1 - l2
+            inside = ok & (l1 >= -1e-6) & (l2 >= -1e-6) & (l3 >= -1e-6)
+            z = l1 * a[:, 2] + l2 * b[:, 2] + l3 * cc[:, 2]
+            np.maximum.at(out, pts[inside], z[inside])
+        miss = ~np.isfinite(out)
+        for i in np.nonzero(miss)[0]:
+            out[i] = self.height_at(xs[i], ys[i])
+        return np.maximum(out, 0.0)
+
+    def _bucket_ground(self, cell: float = 1.0):
+        """The ground's triangles in table inches, and which lie over each ``cell``-inch square (CSR)."""
+        tris = []
+        for gnp in self._ground_np.find_all_matches("**/+GeomNode"):
+            mat = gnp.get_mat(self.root)
+            m = np.array([[mat.get_cell(r, c) for c in range(4)] for r in range(4)])
+            node = gnp.node()
+            for gi in range(node.get_num_geoms()):
+                g = node.get_geom(gi).decompose()
+                vdata = g.get_vertex_data()
+                fmt = vdata.get_format()
+                col = fmt.get_column(p3d.InternalName.get_vertex())
+                if col is None or col.get_numeric_type() != p3d.GeomEnums.NT_float32:
+                    continue
+                ai = fmt.get_array_with(p3d.InternalName.get_vertex())
+                stride = fmt.get_array(ai).get_stride()
+                raw = np.frombuffer(memoryview(vdata.get_array(ai)), dtype=np.uint8).reshape(-1, stride)
+                xyz = raw[:, col.get_start():col.get_start() + 12].copy().view(np.float32).reshape(-1, 3)
+                xyz = (np.c_[xyz, np.ones(len(xyz))] @ m)[:, :3]
+                for pi in range(g.get_num_primitives()):
+                    prim = g.get_primitive(pi)
+                    if not isinstance(prim, p3d.GeomTriangles):
+                        continue
+                    prim = prim.make_copy()
+                    prim.make_indexed()
+                    kind = np.uint32 if prim.get_index_type() == p3d.GeomEnums.NT_uint32 else np.uint16
+                    idx = np.frombuffer(memoryview(prim.get_vertices()), dtype=kind).reshape(-1, 3)
+                    tris.append(xyz[idx])
+        nx, ny = int(math.ceil(self.width / cell)) + 1, int(math.ceil(self.height / cell)) + 1
+        if not tris:
+            return np.zeros((0, 3, 3)), np.zeros(nx * ny + 1, dtype=int), np.zeros(0, dtype=int), cell, nx
+        t = np.concatenate(tris)
+        lo = np.floor(t[:, :, :2].min(axis=1) / cell).astype(int)
+        hi = np.floor(t[:, :, :2].max(axis=1) / cell).astype(int)
+        lo = np.clip(lo, 0, [nx - 1, ny - 1])
+        hi = np.clip(hi, 0, [nx - 1, ny - 1])
+        cells, ids = [], []
+        for di in range(int((hi - lo)[:, 0].max()) + 1):
+            for dj in range(int((hi - lo)[:, 1].max()) + 1):
+                keep = (lo[:, 0] + di <= hi[:, 0]) & (lo[:, 1] + dj <= hi[:, 1])
+                cells.append((lo[keep, 1] + dj) * nx + lo[keep, 0] + di)
+                ids.append(np.nonzero(keep)[0])
+        cells, ids = np.concatenate(cells), np.concatenate(ids)
+        order = ids[np.argsort(cells, kind="stable")]
+        start = np.r_[0, np.cumsum(np.bincount(cells, minlength=nx * ny))]
+        return t, start, order, cell, nx
+
     def _ray_height(self, x: float, y: float) -> float:
         if not hasattr(self, "_trav"):
             self._trav = p3d.CollisionTraverser("ground")

@@ -1,7 +1,6 @@
-"""Set pieces from geometry: flight paths start at the table edge and end where the engine says; the air
-strike builders (waiting for the fire-support chapter's events) put the aircraft over the table, the
-bombs on their release points and the fire inside its footprint; sounds work with no sound device; the
-models are built deterministically with turning parts."""
+"""Set pieces from geometry: flight paths start at the table edge and end where the engine says (the fire
+support the engine really sends is test_fire_support's); sounds work with no sound device; the models are
+built deterministically with turning parts."""
 
 from __future__ import annotations
 
@@ -52,39 +51,6 @@ def test_strike_geometry():
     assert [s for *_, s in pts] == sorted(s for *_, s in pts) and pts[0][2] == 0 and pts[-1][2] == 1
     corridor = flight.corridor_points((10, 10), (30, 10), 2.0, 8, seed=1)
     assert all(9 <= y <= 11 and 10 <= x <= 30 for x, y, _ in corridor)
-
-
-def test_air_strike_builder_flies_over_the_table_and_lands_on_the_release_points(make_app):
-    from game.client.airstrike import air_strike
-    from game.client.presenter import Stage
-
-    app = make_app(FakeEngine, size=(320, 180))
-    app.open_game_sync("fake_patrol")
-    app.base.win.set_active(False)
-    stage = Stage(app.presenter, app.scene.effects.root.attach_new_node("strike"))
-    ev = {"aircraft": "f4_phantom", "ordnance": "napalm", "entry": [-12, 12], "exit": [84, 30],
-          "altitude": [[0, 12], [0.5, 4], [1, 14]], "release": [[36, 18.7]], "mark": [38, 20],
-          "footprint": [[34, 17], [46, 19], [46, 23], [34, 21]]}
-    seq, end = air_strike(stage, ev)
-    assert end > 5
-    phantom = stage.root.find("**/=setpiece=f4_phantom")
-    canister = stage.root.find("**/=setpiece=smoke_grenade_white")
-    bird_dog = stage.root.find("**/=setpiece=o1_bird_dog")
-    assert not phantom.is_empty() and not canister.is_empty() and not bird_dog.is_empty()
-    seq.start()
-    over, landed = [], None
-    t = 0.0
-    while t < end:
-        t += 0.1
-        seq.set_t(t)
-        if not phantom.is_hidden():
-            p = phantom.get_pos(app.render)
-            over.append(0 < p.x < W and 0 < p.y < H)
-        if not canister.is_hidden():
-            landed = canister.get_pos(app.render)
-    seq.finish()
-    assert any(over), "mid-run the aircraft is over the table"
-    assert landed is not None and Polygon(ev["footprint"]).buffer(3).contains(Point(landed.x, landed.y))
 
 
 def test_sound_with_no_device(make_app, monkeypatch):
