@@ -286,15 +286,11 @@ class TableChanges:
             for gi in range(node.get_num_geoms()):
                 g = node.modify_geom(gi)
                 vdata = g.modify_vertex_data()
-                fmt = vdata.get_format()
-                col = fmt.get_column(p3d.InternalName.get_vertex())
-                if col is None or col.get_numeric_type() != p3d.GeomEnums.NT_float32:
+                read = geom.positions(vdata, mat)
+                if read is None:
                     continue
-                ai = fmt.get_array_with(p3d.InternalName.get_vertex())
-                stride = fmt.get_array(ai).get_stride()
-                raw = np.frombuffer(memoryview(vdata.get_array(ai)), dtype=np.uint8).reshape(-1, stride)
-                xyz = raw[:, col.get_start():col.get_start() + 12].copy().view(np.float32).reshape(-1, 3)
-                pts = np.c_[xyz, np.ones(len(xyz))] @ np.array([[mat.get_cell(r, c) for c in range(4)] for r in range(4)])
+                pts, ai, stride, raw = read
+                fmt = vdata.get_format()
                 ccol = fmt.get_column(p3d.InternalName.get_color())
                 colours = None
                 if ccol is not None and ccol.get_numeric_type() == p3d.GeomEnums.NT_uint8 and \
@@ -307,7 +303,7 @@ class TableChanges:
                     prim.make_indexed()
                     idx_type = np.uint32 if prim.get_index_type() == p3d.GeomEnums.NT_uint32 else np.uint16
                     idx = np.frombuffer(memoryview(prim.get_vertices()), dtype=idx_type).copy()
-                    self._canopy.append((node, gi, pi, idx, idx_type, pts[:, :3], vdata, ai, stride,
+                    self._canopy.append((node, gi, pi, idx, idx_type, pts, vdata, ai, stride,
                                          ccol.get_start() if colours is not None else None, colours))
 
     def _cut_canopy(self, extra: Polygon | None = None, apply: bool = True):

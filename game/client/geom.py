@@ -11,6 +11,22 @@ import panda3d.core as p3d
 Color = tuple[float, float, float, float]
 
 
+def positions(vdata: p3d.GeomVertexData, mat: p3d.LMatrix4f) -> tuple[np.ndarray, int, int, np.ndarray] | None:
+    """A vertex table's positions transformed by ``mat`` (n, 3), with the raw rows of their array, that
+    array's index and its stride (for reading other columns of the same rows); None when the positions
+    are not 32-bit floats."""
+    fmt = vdata.get_format()
+    col = fmt.get_column(p3d.InternalName.get_vertex())
+    if col is None or col.get_numeric_type() != p3d.GeomEnums.NT_float32:
+        return None
+    ai = fmt.get_array_with(p3d.InternalName.get_vertex())
+    stride = fmt.get_array(ai).get_stride()
+    raw = np.frombuffer(memoryview(vdata.get_array(ai)), dtype=np.uint8).reshape(-1, stride)
+    xyz = raw[:, col.get_start():col.get_start() + 12].copy().view(np.float32).reshape(-1, 3)
+    m = np.array([[mat.get_cell(r, c) for c in range(4)] for r in range(4)])
+    return (np.c_[xyz, np.ones(len(xyz))] @ m)[:, :3], ai, stride, raw
+
+
 def mesh_node(name: str, vertices: np.ndarray, normals: np.ndarray, colors: np.ndarray,
               faces: np.ndarray) -> p3d.GeomNode:
     """One Geom from flat arrays: vertices (n,3), normals (n,3), colors (n,4) floats 0-1, faces (m,3)."""

@@ -332,20 +332,13 @@ class Table:
         tris = []
         for gnp in self._ground_np.find_all_matches("**/+GeomNode"):
             mat = gnp.get_mat(self.root)
-            m = np.array([[mat.get_cell(r, c) for c in range(4)] for r in range(4)])
             node = gnp.node()
             for gi in range(node.get_num_geoms()):
                 g = node.get_geom(gi).decompose()
-                vdata = g.get_vertex_data()
-                fmt = vdata.get_format()
-                col = fmt.get_column(p3d.InternalName.get_vertex())
-                if col is None or col.get_numeric_type() != p3d.GeomEnums.NT_float32:
+                read = geom.positions(g.get_vertex_data(), mat)
+                if read is None:
                     continue
-                ai = fmt.get_array_with(p3d.InternalName.get_vertex())
-                stride = fmt.get_array(ai).get_stride()
-                raw = np.frombuffer(memoryview(vdata.get_array(ai)), dtype=np.uint8).reshape(-1, stride)
-                xyz = raw[:, col.get_start():col.get_start() + 12].copy().view(np.float32).reshape(-1, 3)
-                xyz = (np.c_[xyz, np.ones(len(xyz))] @ m)[:, :3]
+                xyz = read[0]
                 for pi in range(g.get_num_primitives()):
                     prim = g.get_primitive(pi)
                     if not isinstance(prim, p3d.GeomTriangles):

@@ -40,7 +40,7 @@ from shapely.geometry import LineString, Point
 from game.rules import detection
 from game.rules.command import activation_costs
 from game.rules.errors import IllegalAction
-from game.rules.game import ACTION_KINDS, FROM_BLIND, SideActionKind, register_side
+from game.rules.game import ACTION_KINDS, FROM_BLIND, QUIET_FROM_BLIND, SideActionKind, register_side
 from game.rules.memo import table_memo
 from game.rules.movement import MODES
 from game.rules.state import Blind, Element, Stand, base_of, disc
@@ -263,7 +263,8 @@ class BlindMove(SideActionKind):
             if kind is None or (kind.is_move and moved):
                 continue
             for a in kind.offers(g, el, ecommon, epr):
-                a["label"] = a["label"] + " — reveals the Blind (DD-4.11)"
+                if kind_id not in QUIET_FROM_BLIND:
+                    a["label"] = a["label"] + " — reveals the Blind (DD-4.11)"
                 out.append(a)
         return out
 

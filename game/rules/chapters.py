@@ -83,7 +83,8 @@ class Chapter:
         return ()
 
     def on_clock(self, g: Game, clock: Clock) -> None:
-        raise NotImplementedError(f"chapter {self.id} starts clocks of kind {clock.kind!r} but resolves none")
+        """Resolve a clock of one of its ``clock_kinds`` that ran out (DD-2.2). A chapter that owns clock
+        kinds overrides it (``register_chapter`` checks)."""
 
     def markers(self, g: Game, side: str) -> list[dict]:
         """The markers of its state that ``side`` may see (DESIGN §6)."""
@@ -100,6 +101,8 @@ CHAPTERS: dict[str, Chapter] = {}
 def register_chapter(chapter: Chapter) -> Chapter:
     if not chapter.id or chapter.id in CHAPTERS:
         raise ValueError(f"a chapter needs a new id, got {chapter.id!r}")
+    if chapter.clock_kinds and type(chapter).on_clock is Chapter.on_clock:
+        raise ValueError(f"chapter {chapter.id} owns clock kinds {list(chapter.clock_kinds)} but resolves none")
     kinds = {k for c in CHAPTERS.values() for k in c.clock_kinds}
     clash = kinds & set(chapter.clock_kinds)
     if clash:

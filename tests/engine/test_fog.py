@@ -60,6 +60,15 @@ def plantation_with_reserves() -> dict:
     return raw
 
 
+def plantation_with_support() -> dict:
+    """The meeting engagement with Allied fire support on call (DD chapter 8): the call, its Target marker,
+    its clock and its scatter roll are the Allies' secret until the rounds land (DD-8.6)."""
+    raw = plantation()
+    raw["scenario"]["id"] = "rubber_plantation_fs"
+    raw["support"] = [{"side": "allied", "asset": a, "missions": 2} for a in ("mortar_81", "mortar_107", "cas_napalm")]
+    return raw
+
+
 # -- the truth, and what must not leak ---------------------------------------------------------------
 def secrets(ref: dict, side: str) -> dict:
     """What ``side`` must not learn, from the referee view."""
@@ -81,6 +90,9 @@ def secrets(ref: dict, side: str) -> dict:
         # ("1st Squad" in "NVA 1st Squad") cannot be told apart, so it is not looked for.
         "names": {n for n in names if not any(n in k for k in known)},
     }
+    # A pending fire mission's Target marker (DD-8.6): where the enemy's rounds are meant to land.
+    out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in ref.get("markers", [])
+                         if m.get("kind") == "target" and m.get("side") == enemy} - seen - markers
     if side == "allied":
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
         # A reserve sprung at an ambush point may stand exactly on it: a visible stand's position is
@@ -138,10 +150,12 @@ def fill(action: dict, rng: random.Random) -> dict:
     for name, p in action.get("params", {}).items():
         kind = p.get("kind")
         if kind == "point":
-            fx, fy = p["from"]
-            reach = p["max"] * rng.uniform(0.2, 0.95)
+            # A point with no reach (a fire mission's target, DD-8.6) may be anywhere on the table.
+            fx, fy = p.get("from", [24.0, 24.0])
+            reach = p.get("max", 20.0) * rng.uniform(0.2, 0.95)
             ang = rng.uniform(0, 2 * math.pi)
-            out[name] = [round(fx + reach * math.cos(ang), 2), round(fy + reach * math.sin(ang), 2)]
+            out[name] = [round(min(max(fx + reach * math.cos(ang), 0.0), 48.0), 2),
+                         round(min(max(fy + reach * math.sin(ang), 0.0), 48.0), 2)]  # on any shipped table
         elif kind in ("stand", "blind", "choice") and p.get("choices") and not p.get("optional"):
             out[name] = rng.choice(p["choices"])
     return out
@@ -200,7 +214,8 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
                 scan(g.legal_actions(side), side, before[side], "AI actions")
             offers = acts["actions"]
             weights = [0.2 if a["type"] == "pass" else 3.0 if a["type"] in (
-                "spot", "recon_by_fire", "blind_move", "spring_reserve", "fire", "recon_sweep") else 1.0
+                "spot", "recon_by_fire", "blind_move", "spring_reserve", "fire", "recon_sweep", "call_fire",
+                "call_air", "mortar_fire", "gunship_run") else 1.0
                 for a in offers]
             action = fill(rng.choices(offers, weights)[0], rng)
             try:
@@ -370,10 +385,10 @@ def test_no_hidden_fact_reaches_a_side_in_process():
     def ai_game(gid: str):
         return eng.engine.sessions[gid].game
 
-    scenarios = [plantation(), plantation_with_reserves()]
+    scenarios = [plantation(), plantation_with_reserves(), plantation_with_support()]
     for n in range(IN_PROCESS_GAMES):
         rng = random.Random(1000 + n)
-        play(eng.call, rng, scenarios[n % 2], seed=1000 + n, ai_insurgent=(n % 6 == 5),
+        play(eng.call, rng, scenarios[n % 3], seed=1000 + n, ai_insurgent=(n % 6 == 5),
              ai_game=ai_game if n % 4 == 0 else None, probe=PROBE)
     assert STATS["games"] >= IN_PROCESS_GAMES
 

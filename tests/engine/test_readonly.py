@@ -39,9 +39,12 @@ SCENARIOS = {
     "village_sweep": {"allied": "human", "insurgent": "human"},
     "rubber_plantation": {"allied": "human", "insurgent": "human"},
     "search_and_destroy": {"allied": "human", "insurgent": "ai"},  # a solo table: the Jungle Ghost (DD-10.3)
+    "firebase_relief": {"allied": "human", "insurgent": "human"},  # fire support on call (DD chapter 8)
 }
+SUPPORT = ("call_fire", "mortar_fire", "call_air", "gunship_run")
+"""Fire support (DD chapter 8): previewed over every scatter or deviation outcome (slow), so one a read."""
 LIKED = ("fire", "spot", "recon_by_fire", "blind_move", "spring_reserve", "recon_sweep", "assault",
-         "frag_grenade", "area_fire", "litter", "buddy_aid")
+         "frag_grenade", "area_fire", "litter", "buddy_aid", *SUPPORT)
 PROCESS_CACHES = ("_TABLES", "_RECENT", "_LOS_RESULTS", "_ELEVATIONS", "_LOS_CACHE")
 """game.rules.game's caches shared by every game in a process (ray scenes, traced sightlines, ground
 heights), whichever of them this version has."""
@@ -115,6 +118,9 @@ def read_everything(proc: Process, gid: str, rng: random.Random, tally: Tally, s
         previewable = [a for a in acts if a["type"] in PREVIEWABLE]
         for a in rng.sample(previewable, min(3, len(previewable))):
             ask("game.preview", side=side, action=fill(a, rng))
+        support = [a for a in acts if a["type"] in SUPPORT and a.get("preview")]
+        if support:
+            ask("game.preview", side=side, action=fill(rng.choice(support), rng))
     for side in (*SIDES, "referee"):
         got = ask("game.events", side=side, since=rng.randint(0, seen.get(side, 0)))
         if isinstance(got, dict) and got["events"]:
@@ -207,7 +213,8 @@ def play(sid: str, seed: int, max_acts: int, tally: Tally, reader: Process, plai
 
 
 # -- the tests ------------------------------------------------------------------------------------
-GAMES = {"village_sweep": (3, 11, 20), "rubber_plantation": (27, 4, 33), "search_and_destroy": (5, 8, 13)}
+GAMES = {"village_sweep": (3, 11, 20), "rubber_plantation": (27, 4, 33), "search_and_destroy": (5, 8, 13),
+         "firebase_relief": (7, 19)}
 MAX_ACTS = 30
 
 

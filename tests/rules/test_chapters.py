@@ -98,3 +98,13 @@ def test_a_chapters_tables_are_the_rulebooks_own():
     assert casevac(g) is chapters.tables(book, "casevac")
     other = Game(build_scenario(scenario(platoon() + enemy())), 1, book=load_rulebook())
     assert casevac(other) is not casevac(g) and casevac(other) == casevac(g)
+
+
+def test_a_chapter_that_owns_clock_kinds_must_resolve_them():  # DD-2.2
+    class Silent(chapters.Chapter):
+        id = "silent_test"
+        clock_kinds = ("silent_kind",)
+
+    with pytest.raises(ValueError, match="resolves none"):
+        chapters.register_chapter(Silent())
+    assert "silent_test" not in CHAPTERS

@@ -237,3 +237,16 @@ def test_no_artillery_leaves_heavy_guns_out():  # DD-8.3
         build_scenario(support_scenario(battery(), special_rules=["no_artillery"]))
     assert "DD-8.3" in str(exc.value)
     build_scenario(support_scenario(battery(asset="mortar_81"), special_rules=["no_artillery"]))  # mortars stay
+
+
+def test_a_call_from_under_a_blind_keeps_the_blind():  # DD-4.11, DD-8.6: a radio call gives nothing away
+    raw = support_scenario(battery(asset="mortar_81"))
+    raw["blind"] = [{"id": "B1", "side": "allied", "at": [10.6, 5.0]}]
+    for el in raw["element"]:
+        if el["id"] == "hq":
+            el["blind"] = "B1"
+    g = game(raw)
+    ev = act(g, "allied", {"type": "call_fire", "element": "hq", "asset": "mortar_81", "at": [20.0, 20.0],
+                           "stand": "rto"})
+    assert g.state.elements["hq"].blind == "B1" and "B1" in g.state.blinds
+    assert not [e for e in ev if e["type"] in ("reveal", "blind_removed")]

@@ -22,6 +22,7 @@ from game.rules.fire_support import air, gunship, missions, spoof  # noqa: F401 
 from game.rules.fire_support.air import Gunship, Plume, Spoof
 from game.rules.fire_support.missions import Light, Mission
 from game.rules.fire_support.tables import FireSupportRules, load_fire_support
+from game.rules.game import FROM_BLIND, QUIET_FROM_BLIND
 from game.rules.state import Clock
 
 if TYPE_CHECKING:
@@ -89,3 +90,7 @@ class FireSupportChapter(Chapter):
 
 
 CHAPTER = register_chapter(FireSupportChapter())
+# DD-4.11: only firing or assaulting gives a Blind away. A call on the radio does not (the caller looks and
+# talks, like a Spotting Test); the on-board mortar fires, and is revealed as it does (DD-4.39).
+FROM_BLIND.update({"call_fire", "call_air", "gunship_run", "mortar_fire"})
+QUIET_FROM_BLIND.update({"call_fire", "call_air", "gunship_run"})

@@ -42,6 +42,7 @@ from game.rules.fire_support.missions import (
     Mission,
     _next_id,
     _point,
+    caller_of,
     callers,
     fs_state,
     near_village,
@@ -298,13 +299,7 @@ class CallAir(ActionKind):
 
     def check(self, g: Game, el: Element, action: dict) -> AirCall:
         a = refuse_asset(g, el.side, action.get("asset"))
-        who = callers(g, el)
-        if not who:
-            raise IllegalAction(f"{el.name} has no Forward Observer, officer or RTO to call air support", "DD-8.6")
-        sid = action.get("stand", who[0].id)
-        caller = next((s for s in who if s.id == sid), None)
-        if caller is None:
-            raise IllegalAction(f"{sid!r} is not a Forward Observer, officer or RTO of {el.name}", "DD-8.6")
+        caller = caller_of(g, el, action, "air support")
         x, y = _point(g, action.get("at"), "at", "DD-8.5")
         if a.kind == "gunship":
             heading = _heading(action.get("heading", 0.0), "G-27")

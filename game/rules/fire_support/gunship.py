@@ -28,7 +28,7 @@ from game.rules.fire_support.air import (
     check_heading,
     strike,
 )
-from game.rules.fire_support.missions import _point, callers, fs_state, rules, sees_point
+from game.rules.fire_support.missions import _point, caller_of, callers, fs_state, rules, sees_point
 from game.rules.game import ActionKind, register
 from game.rules.state import Element, Stand
 
@@ -70,10 +70,7 @@ class GunshipRun(ActionKind):
         gs = next((x for x in gunships(g, el.side) if x.id == action.get("gunship")), None)
         if gs is None:
             raise IllegalAction(f"no gunship {action.get('gunship')!r} on station", "G-27")
-        who = callers(g, el)
-        caller = next((s for s in who if s.id == action.get("stand", who[0].id if who else None)), None)
-        if caller is None:
-            raise IllegalAction(f"{el.name} has no Forward Observer, officer or RTO to call the run", "DD-8.6")
+        caller = caller_of(g, el, action, "the run")
         x, y = _point(g, action.get("at"), "at", "G-27")
         heading = _heading(action.get("heading"), "DD-8.5")
         check_heading(g, el.side, x, y, heading)

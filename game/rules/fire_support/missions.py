@@ -113,6 +113,19 @@ def callers(g: Game, el: Element) -> list[Stand]:
             if g.book.stands[st.type].role in m.call_roles or (m.call_officers and g.book.stands[st.type].officer)]
 
 
+def caller_of(g: Game, el: Element, action: dict, what: str) -> Stand:
+    """The stand that makes the call (DD-8.6): the one the action names (``stand``), else the element's
+    first FO, officer or RTO; refused, with the clause, when there is none or the named one is not."""
+    who = callers(g, el)
+    if not who:
+        raise IllegalAction(f"{el.name} has no Forward Observer, officer or RTO to call {what}", "DD-8.6")
+    sid = action.get("stand", who[0].id)
+    caller = next((s for s in who if s.id == sid), None)
+    if caller is None:
+        raise IllegalAction(f"{sid!r} is not a Forward Observer, officer or RTO of {el.name}", "DD-8.6")
+    return caller
+
+
 def point_marker(x: float, y: float, side: str) -> Blind:
     """A point on the table as line of sight sees a marker there (a Target marker, DD-8.6)."""
     return Blind("target", side, x, y, True)
@@ -176,13 +189,7 @@ class CallFire(ActionKind):
         rnd = action.get("round", a.rounds[0])
         if rnd not in a.rounds:
             raise IllegalAction(f"{a.name} fires {', '.join(a.rounds)}, not {rnd!r}", "G-19; DD-9A.3")
-        who = callers(g, el)
-        if not who:
-            raise IllegalAction(f"{el.name} has no Forward Observer, officer or RTO to call fire", "DD-8.6")
-        sid = action.get("stand", who[0].id)
-        caller = next((s for s in who if s.id == sid), None)
-        if caller is None:
-            raise IllegalAction(f"{sid!r} is not a Forward Observer, officer or RTO of {el.name}", "DD-8.6")
+        caller = caller_of(g, el, action, "fire")
         x, y = _point(g, action.get("at"), "at", "DD-8.6")
         observed = sees_point(g, caller, x, y)
         m = rules(g).mission
