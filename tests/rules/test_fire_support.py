@@ -250,3 +250,10 @@ def test_a_call_from_under_a_blind_keeps_the_blind():  # DD-4.11, DD-8.6: a radi
                            "stand": "rto"})
     assert g.state.elements["hq"].blind == "B1" and "B1" in g.state.blinds
     assert not [e for e in ev if e["type"] in ("reveal", "blind_removed")]
+
+
+def test_a_point_on_the_table_edge_may_be_called():  # DD-8.6: the whole table is a target
+    g = game(support_scenario(battery(asset="mortar_81")))
+    ev = act(g, "allied", {"type": "call_fire", "element": "hq", "asset": "mortar_81", "at": [20.0, 48.0],
+                           "stand": "rto"})
+    assert [e for e in ev if e["type"] == "fire_mission"][0]["y"] == 48.0

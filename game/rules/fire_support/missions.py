@@ -126,13 +126,19 @@ def caller_of(g: Game, el: Element, action: dict, what: str) -> Stand:
     return caller
 
 
-def point_marker(x: float, y: float, side: str) -> Blind:
-    """A point on the table as line of sight sees a marker there (a Target marker, DD-8.6)."""
+def point_marker(g: Game, x: float, y: float, side: str) -> Blind:
+    """A point on the table as line of sight sees a marker there (a Target marker, DD-8.6). A point at the
+    table's edge is looked at with the whole marker on the table (its disc may not hang over the edge)."""
+    from game.rules.detection import rules as detection_rules
+
+    r = detection_rules().spotting.marker_radius
+    x = min(max(x, r), g.scenario.width - r)
+    y = min(max(y, r), g.scenario.height - r)
     return Blind("target", side, x, y, True)
 
 
 def sees_point(g: Game, stand: Stand, x: float, y: float) -> bool:
-    return bool(g.line_of_sight(stand, point_marker(x, y, g.state.other(stand.side))).visible)
+    return bool(g.line_of_sight(stand, point_marker(g, x, y, g.state.other(stand.side))).visible)
 
 
 def _point(g: Game, value: Any, field: str, clause: str) -> tuple[float, float]:
