@@ -20,7 +20,6 @@ Offscreen (``--offscreen --screenshot FILE``) renders one picture through EGL wi
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -94,6 +93,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--shadows", action="store_true",
                    help="sun shadows even on a software renderer (by default they are off there)")
     p.add_argument("--ui-scale", type=float, default=1.0)
+    p.add_argument("--quality", choices=("low", "high"), default=None,
+                   help="rendering tier (default: low on a software renderer, high on a GPU)")
+    p.add_argument("--no-hud", action="store_true", help="draw the table without the interface (screenshots)")
     return p.parse_args(argv)
 
 
@@ -120,7 +122,8 @@ def settings_from(args) -> ClientSettings:
         size = (int(w), int(h))
     shadows = True if getattr(args, "shadows", False) else False if args.no_shadows else None
     return ClientSettings(size=size, fullscreen=args.fullscreen, offscreen=args.offscreen,
-                          shadows=shadows, ui_scale=args.ui_scale)
+                          shadows=shadows, ui_scale=args.ui_scale, quality=getattr(args, "quality", None),
+                          hud=not getattr(args, "no_hud", False))
 
 
 def scenario_file(args) -> None:
@@ -241,9 +244,7 @@ class DinkyDauApp:
         from game.client.link import EngineLink, default_factory
 
         self.base = ShowBase(windowType="offscreen" if settings.offscreen else None)
-        if settings.shadows is None:
-            settings = dataclasses.replace(settings, shadows=not software_renderer(self.base))
-        self.settings = settings
+        self.settings = settings = settings.resolve(software_renderer(self.base))
         self.base.disable_mouse()
         self.link = EngineLink(engine_factory or default_factory)
         self.library = ModelLibrary()

@@ -59,6 +59,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--no-shadows", action="store_true", help="no sun shadows")
     p.add_argument("--shadows", action="store_true", help="sun shadows even on a software renderer")
     p.add_argument("--ui-scale", type=float, default=1.0)
+    p.add_argument("--quality", choices=("low", "high"), default=None,
+                   help="rendering tier (default: low on a software renderer, high on a GPU)")
+    p.add_argument("--no-hud", action="store_true", help="draw the table without the interface (screenshots)")
     p.add_argument("--soak", type=float, default=None, metavar="HOURS", help="run the loop for this many "
                    "hours of a simulated clock, animations instant, printing memory and games as it goes")
     p.add_argument("--soak-step", type=float, default=1.0, metavar="SECONDS",

@@ -31,6 +31,11 @@ class ClientSettings:
     """Sun shadow map: on, off, or None for automatic — on with a GPU, off on a software renderer
     (Mesa llvmpipe), where the shadow pass halves the frame rate."""
     shadow_size: int = 1024
+    quality: str | None = None
+    """Rendering tier: "low" (software renderer: baked light, blob shadows, no post passes) or "high"
+    (GPU: real-time shadows, post passes); None chooses from the renderer (``resolve_quality``)."""
+    hud: bool = True
+    """Draw the interface; ``--no-hud`` leaves the table alone on screen (clean screenshots)."""
     ui_scale: float = 1.0
     """Multiplies the HUD's size; the HUD already scales with the window's height."""
     vsync: bool = True
@@ -38,6 +43,14 @@ class ClientSettings:
     """Opacity of jungle canopy volumes, so stands beneath stay readable."""
     title: str = "Dinky Dau 3D"
     extra_prc: list[str] = field(default_factory=list)
+
+    def resolve(self, software: bool) -> ClientSettings:
+        """These settings with every automatic choice made for a renderer (``software``: Mesa llvmpipe)."""
+        from dataclasses import replace
+
+        quality = self.quality or ("low" if software else "high")
+        shadows = self.shadows if self.shadows is not None else quality == "high"
+        return replace(self, quality=quality, shadows=shadows)
 
     def prc(self) -> str:
         lines = [
