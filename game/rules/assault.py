@@ -2,8 +2,9 @@
 
 Close Assault (DD-5.22, G-34) is a movement action: a Patrol-speed move that ends within 2" of a
 Confirmed enemy; Pinned elements cannot assault. (1) A defender that is not Pinned fires one
-reaction volley (normal fire; engine policy: an attacker Pinned by it stalls at 2" and there is no
-melee). (2) Both sides roll their current FP (ringed stands halved) at 4+ with no modifiers and no
+reaction volley (normal fire, with its Morale test). The assault then goes in whatever the volley did,
+as the clause's three steps run in order: an attacker Pinned by the volley still fights the melee (it
+has already closed); only an attacker the volley wipes out never reaches it. (2) Both sides roll their current FP (ringed stands halved) at 4+ with no modifiers and no
 saves, at the same time. (3) "Casualties" are hits taken: the side that took more falls back 4"
 Pinned, a tie goes against the attacker; a loser that cannot fall back 4" to ground more than 2"
 from every enemy stand without crossing an enemy base or impassable terrain is surrounded and
@@ -79,11 +80,14 @@ def close_assault(g: Game, attacker: Element, defender: Element, surprise: bool 
     elif surprise:
         g.emit({"type": "note", "element": defender.id, "clause": "DD-5.36",
                 "text": f"{defender.name} is caught by surprise: no defensive fire"})
-    if not g.state.living(attacker) or attacker.pinned:
+    if not g.state.living(attacker):
         res["stalled"] = True
-        g.emit({"type": "note", "element": attacker.id, "clause": "DD-5.22; G-32",
-                "text": f"{attacker.name}'s assault stalls under the defensive volley"})
+        g.emit({"type": "note", "element": attacker.id, "clause": "DD-5.22 (1)",
+                "text": f"{attacker.name} is cut down by the defensive volley before it reaches {defender.name}"})
         return res
+    if attacker.pinned:
+        g.emit({"type": "note", "element": attacker.id, "clause": "DD-5.22 (2)",
+                "text": f"{attacker.name} is pinned by the volley, but it has closed: the melee goes on"})
     # (2) simultaneous: both pools are rolled before any result is applied.
     melee = melee_context()
     a_att = fire.Attack(attacker.side, attacker.id, melee, melee_pool(g, attacker),
@@ -482,7 +486,8 @@ def dataclass_replace(ctx: fire.Context, **kw) -> fire.Context:
 # -- odds -------------------------------------------------------------------------------------------
 def odds(g: Game, el: Element, plan) -> dict:
     """Close assault odds (DD-5.22): the defensive volley exactly; the melee from each resulting state
-    of the attacker, with both pools at 1/2 a die; P(stall), P(attacker wins), P(defender wins)."""
+    of the attacker, with both pools at 1/2 a die; P(stall: the volley wipes the attacker out),
+    P(attacker wins), P(defender wins)."""
     from game.rules import odds as O
 
     move, tel = plan
@@ -504,15 +509,12 @@ def odds(g: Game, el: Element, plan) -> dict:
                 vo = O.attack_odds(g, volley)
                 res["volley"] = vo
                 hits = O.hit_distribution(volley.groups)
-                fail, _ = O.morale_fail(g, el.id)
-                none = O.damage_distribution(volley.model, [hits[0]])
-                some = O.damage_distribution(volley.model, [0.0] + hits[1:])
-                states = dict(none)
-                for d, p in some.items():
-                    alive = any(volley.model.alive(d, i) for i in range(len(d)))
-                    p_stall += p * (fail if alive else 1.0)
-                    if alive:
-                        states[d] = states.get(d, 0.0) + p * (1 - fail)
+                states = {}
+                for d, p in O.damage_distribution(volley.model, hits).items():
+                    if any(volley.model.alive(d, i) for i in range(len(d))):
+                        states[d] = states.get(d, 0.0) + p
+                    else:
+                        p_stall += p
                 model = volley.model
             except IllegalAction:
                 states, model = {(): 1.0}, None

@@ -94,3 +94,29 @@ def test_backblast_cone_lies_behind_the_breech():
     st = g.state.stands["sq_a"]  # facing 90: the breech points to -y
     cone = assault.backblast_cone(g, st)
     assert cone.bounds[3] <= st.y and cone.bounds[1] == pytest.approx(st.y - 0.63 - 2.0)
+
+
+def test_an_attacker_pinned_by_the_volley_still_fights_the_melee():
+    # DD-5.22: (1) the volley, (2) both sides roll, (3) the loser falls back: the steps run in order.
+    g = make([SQUAD, NEAR])
+    # Volley: 6 dice at 3+ (point blank), one hit; the save in the open (6) fails; Morale 4+ fails on
+    # a 1: the squad is Pinned. It has closed, so the melee goes on: the squad's 6 dice (the ringed
+    # team halved, DD-5.11) score 3, the cell's 6 score none, and the cell falls back (3).
+    g.dice.force([6] + [1] * 5 + [1] + [1] + [1, 4, 5, 6, 1, 1] + [1] * 6)
+    ev = g.act("allied", {"type": "assault", "element": "sq", "to": [22, 13.5], "target": "vc_a"})
+    assert g.state.elements["sq"].pinned
+    assert any(e.get("clause") == "DD-5.22 (2)" for e in ev if e["type"] == "note")
+    melee = [e for e in ev if e["type"] == "roll" and e["purpose"] == "to hit"][1:]
+    assert [len(e["dice"]) for e in melee] == [6, 6]
+    res = [e for e in ev if e["type"] == "assault_result"][0]
+    assert (res["loser"], res["hits_on_defender"], res["hits_on_attacker"]) == ("vc", 3, 0)
+    assert g.dice.forced_left == 0
+
+
+def test_the_odds_stall_only_when_the_volley_wipes_the_attacker_out():
+    # DD-5.22: being Pinned by the volley no longer stops the assault (about half the time, when the
+    # volley scores and the squad fails its Morale); only the volley killing all three stands does.
+    g = make([SQUAD, NEAR])
+    r = odds.preview(g, "allied", {"type": "assault", "element": "sq", "to": [22, 13.5], "target": "vc_a"})
+    assert 0.0 < r["p_stall"] < 0.1
+    assert r["p_stall"] + r["p_attacker_wins"] + r["p_defender_wins"] == pytest.approx(1.0)
