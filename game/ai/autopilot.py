@@ -237,6 +237,12 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         t5 = pic.offer(eid, "take_five")
         if t5 is not None:
             out.append((0.35 if foe_d > 12 else 0.2, strip(t5)))
+    if el.get("low_ammo"):
+        # G-32: a Low Ammo element beside the Platoon HQ (or a landed helicopter) takes its ammunition;
+        # the engine offers it only there
+        resupply = pic.offer(eid, "resupply")
+        if resupply is not None:
+            out.append((0.9 if foe_d > 8 else 0.5, strip(resupply)))
     # Spot the nearest Echo in range before moving on (DD-4.12, DD-4.23); an Echo close by that will
     # not show itself is reconned by fire (DD-4.25).
     for kind, reach, score in (("spot", SPOT_AT, 1.05), ("recon_by_fire", RECON_AT, 0.98)):

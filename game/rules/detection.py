@@ -95,6 +95,15 @@ class ReconRules:
     drift_max: int
 
 
+@dataclass(frozen=True)
+class ResupplyRules:
+    """Where a Low Ammo element resupplies (DD-4.26, G-32): base contact with one of these."""
+
+    clause: str
+    element_kinds: tuple[str, ...]
+    landed_helicopter: bool
+
+
 RECON_RESULTS = ("friendly_fire", "empty_jungle", "suppressive_hit", "direct_hit")
 """What a Recon by Fire roll can do (DD-4.28–4.31): the rules act on each."""
 
@@ -116,6 +125,7 @@ class DetectionRules:
     spotting: SpottingRules
     noise: NoiseRules
     recon_by_fire: ReconRules
+    resupply: ResupplyRules
     result: tuple[ReconResult, ...]
 
     def recon_result(self, die: int) -> ReconResult:
@@ -129,7 +139,8 @@ def load_detection(directory: Path = DATA_DIR) -> DetectionRules:
     """Load ``detection.toml`` strictly: known sections and keys only, a clause everywhere, and a
     Recon by Fire table that covers 1–6 exactly once."""
     name = "detection.toml"
-    sections = {"spotting": SpottingRules, "noise": NoiseRules, "recon_by_fire": ReconRules}
+    sections = {"spotting": SpottingRules, "noise": NoiseRules, "recon_by_fire": ReconRules,
+                "resupply": ResupplyRules}
     built, doc = load_sections(name, sections, directory, also=("result",))
     rows = tuple(build(ReconResult, r, name, f"[[result]] {i}") for i, r in enumerate(doc.get("result", [])))
     covered = sorted(d for r in rows for d in range(r.low, r.high + 1))

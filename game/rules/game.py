@@ -899,4 +899,4 @@ class Game:
 
 # Register the chapters and their actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac),
 # 8 (fire support), 10 (the Jungle Ghost).
-from game.rules import assault, blinds, casevac, detection, fire, fire_support, jungle_ghost, reactions  # noqa: E402,F401,I001
+from game.rules import assault, blinds, casevac, detection, fire, fire_support, jungle_ghost, reactions, resupply  # noqa: E402,F401,I001
