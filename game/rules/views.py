@@ -54,6 +54,12 @@ def scenario_summary(g: Game) -> dict:
         "table": {"width": sc.width, "height": sc.height}, "weather": sc.weather,
         "time_of_day": sc.time_of_day, "turns": sc.turns, "special_rules": list(sc.special_rules),
         "features": [_feature(f) for f in sc.features],
+        # the scenario card every player reads (G-30): what each objective is worth, and the net VP
+        # that wins (rules.toml [victory])
+        "objectives": [{"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
+                        "polygon": [list(p) for p in o.polygon]} for o in sc.objectives],
+        "victory": {"allied_win": g.book.victory.allied_win, "insurgent_win": g.book.victory.insurgent_win,
+                    "clause": "G-30"},
     }
 
 
