@@ -112,7 +112,8 @@ class Fade:
     cling: float
     snatch: float
     hootch_need: int
-    only_hurt: bool
+    active: str = field(metadata=one_of(("all", "engaged", "hurt")))
+    """Which AI elements on the table count as "active" for the Disengagement Check (DD-10.11)."""
     capture_enemy_free: float
     capture_vp: int
 
@@ -1028,8 +1029,7 @@ def consolidation(g: Game) -> None:
         if el.side != "insurgent" or not s.on_table(el) or el.pinned:
             continue
         stands = s.living(el)
-        hurt = len(stands) < len(el.stands) or any(st.hits for st in stands)
-        if f.only_hurt and not hurt:
+        if not _active(g, el, f.active):
             continue
         if not all(_sheltered(g, st) for st in stands):
             continue
@@ -1042,6 +1042,16 @@ def consolidation(g: Game) -> None:
         g.emit(ev)
         if ev["result"] == "pass":
             fade_out(g, el)
+
+
+def _active(g: Game, el: Element, reading: str) -> bool:
+    """DD-10.11 "each active AI infantry stand" (jungle_ghost.toml [fade] active): "all" on the table;
+    "engaged": it fired this turn or is hurt (lost a stand, or carries a Red Ring); "hurt" only."""
+    stands = g.state.living(el)
+    hurt = len(stands) < len(el.stands) or any(st.hits for st in stands)
+    if reading == "all" or hurt:
+        return True
+    return reading == "engaged" and el.fired_turn == g.state.turn
 
 
 def _sheltered(g: Game, st: Stand) -> bool:

@@ -220,6 +220,28 @@ def test_disengagement_fades_on_three(monkeypatch):  # DD-10.11, DD-10.13
     assert newest.y > 30
 
 
+def test_which_elements_are_active_for_the_disengagement_check():  # DD-10.11; jungle_ghost.toml [fade]
+    # The three readings of "active": every element on the table; one that fired this turn or is hurt;
+    # only a hurt one (the shipped policy). A Pinned element never rolls.
+    g = solo_game(_with_cell(), WOOD)
+    el = next(e for e in g.state.elements.values() if e.side == "insurgent")
+    assert jg._active(g, el, "all") and not jg._active(g, el, "engaged") and not jg._active(g, el, "hurt")
+    el.fired_turn = g.state.turn
+    assert jg._active(g, el, "engaged") and not jg._active(g, el, "hurt")
+    g.state.living(el)[0].hits = 1
+    assert jg._active(g, el, "hurt")
+    assert jg.rules(g).fade.active == "hurt"
+    g = solo_game(_with_cell(), WOOD)  # shipped: an unhurt cell, even one that fired, does not roll
+    next(e for e in g.state.elements.values() if e.side == "insurgent").fired_turn = g.state.turn
+    jg.consolidation(g)
+    assert not [e for e in g.events if e.get("purpose") == "Disengagement"]
+    g = solo_game(_with_cell(), WOOD)
+    el = _hurt_cell(g)
+    el.pinned = True
+    jg.consolidation(g)
+    assert not [e for e in g.events if e.get("purpose") == "Disengagement"]
+
+
 def test_disengagement_fails_on_two():  # DD-10.11
     g = solo_game(_with_cell(), WOOD)
     el = _hurt_cell(g)
