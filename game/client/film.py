@@ -17,20 +17,29 @@ Then it replays that game on the table: every batch before and between the set p
 once, and each batch that holds the set piece plays through the presenter at 1x under the attract-mode
 director, one frame every 1/FPS s of game time (the clock is driven by frames, so a slow machine makes
 the same film). Frames go to an MP4 (imageio-ffmpeg's own ffmpeg, H.264) or, when ``--out`` is a
-folder (or ends in ``/``), to numbered PNGs. No sound track: the sounds play through OpenAL's null
-device.
+folder (or ends in ``/``), to numbered PNGs.
+
+The film carries its sound: the sound board writes every play and stop to a cue sheet, each frame the
+sheet notes where each voice is from the camera, and after the last frame ``mixdown.mix`` makes the
+stereo track (fall-off, pan, Doppler, a limiter). It is muxed into the MP4 as AAC by the same ffmpeg,
+or written as FOLDER.wav beside the PNGs; ``--no-sound`` leaves it out. The film's time is its frame
+count, so the track stays in step with the picture across the batches applied at once between set
+pieces.
 
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 SHOWCASES = ("artillery", "airstrike", "dustoff")
+FILM_EPOCH = 1000.0  # the clock's time at the film's first step (seconds; past any window's start-up)
 TARGET = {"artillery": {"fire_mission"}, "dustoff": {"dustoff"}, "airstrike": {"air_pass"}, "harassment": {"impact"}}
 # the support a showcase adds to its in-memory copy of the scenario (DD-8.3), and the call the film takes
 SUPPORT = {"artillery": (("heavy_155", 2),), "airstrike": (("cas_napalm", 2), ("fac_o1", 1))}
@@ -59,6 +68,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--tries", type=int, default=120, help="seeds to try before giving up")
     p.add_argument("--threat", type=int, default=3)
     p.add_argument("--tail", type=float, default=1.5, help="seconds filmed after each set piece ends")
+    p.add_argument("--no-sound", action="store_true", help="no sound track")
     return p.parse_args(argv)
 
 
@@ -133,8 +143,11 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
     ref = scenario_with_support(scenario, showcase)
     asset = showcase_asset(ref, showcase)
     for seed in range(first_seed, first_seed + tries):
+        # The Dustoff needs one scripted move (the smoke, DD-6.7): the Allies are a human side the AI
+        # plays (game.step autopilot), since the engine takes game.act only for a human side.
+        allied = "human" if showcase == "dustoff" else "ai"
         r = link.call("game.new", scenario=ref, seed=seed, threat=threat, referee=True, side="referee",
-                      players={"allied": "ai", "insurgent": "ai"})
+                      players={"allied": allied, "insurgent": "ai"})
         game = r["game"]
         sit = Situation(scenario, seed, showcase, r)
         seen: list[dict] = []
@@ -150,7 +163,7 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
                         events = link.call("game.events", game=game, side="referee", since=last_seq)["events"]
                         view = link.call("game.view", game=game, side="referee")
                 if events is None:
-                    step = link.call("game.step", game=game, side="referee")
+                    step = link.call("game.step", game=game, side="referee", autopilot=allied == "human")
                     events, view = step.get("events", []), step.get("view") or view
                 last_seq = max([e.get("seq", 0) for e in events], default=last_seq)
                 sit.batches.append((events, view))
@@ -176,20 +189,25 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
 
 
 class Recorder:
-    """Frames from the offscreen window to an MP4 or a folder of PNGs."""
+    """Frames from the offscreen window to an MP4 or a folder of PNGs. With ``sound`` the MP4's picture
+    goes to a side file first, and ``add_sound`` muxes the track in under the final name."""
 
-    def __init__(self, app, out: str, fps: int):
+    def __init__(self, app, out: str, fps: int, sound: bool = False):
         self.app = app
         self.out = Path(out)
+        self.fps = fps
         self.frames = 0
         self.writer = None
         w, h = app.base.win.get_x_size(), app.base.win.get_y_size()
         self.size = (w, h)
+        self.video = self.out
         if self.out.suffix.lower() == ".mp4":
             import imageio_ffmpeg
 
             self.out.parent.mkdir(parents=True, exist_ok=True)
-            self.writer = imageio_ffmpeg.write_frames(str(self.out), (w, h), fps=fps, codec="libx264",
+            if sound:
+                self.video = self.out.with_name(f".{self.out.stem}.picture.mp4")
+            self.writer = imageio_ffmpeg.write_frames(str(self.video), (w, h), fps=fps, codec="libx264",
                                                       pix_fmt_out="yuv420p", quality=8, macro_block_size=8)
             self.writer.send(None)
         else:
@@ -212,10 +230,42 @@ class Recorder:
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
+            self.writer = None
+
+    @property
+    def seconds(self) -> float:
+        return self.frames / self.fps
+
+    def add_sound(self, wav: bytes) -> Path:
+        """The track beside the PNGs (FOLDER.wav), or muxed into the MP4 as AAC; returns where it went."""
+        self.close()
+        if self.out.suffix.lower() != ".mp4":
+            path = Path(str(self.out).rstrip("/\\") + ".wav")
+            path.write_bytes(wav)
+            return path
+        import imageio_ffmpeg
+
+        track = self.out.with_name(f".{self.out.stem}.sound.wav")
+        track.write_bytes(wav)
+        try:
+            subprocess.run([imageio_ffmpeg.get_ffmpeg_exe(), "-y", "-v", "error", "-i", str(self.video), "-i",
+                            str(track), "-map", "0:v", "-map", "1:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "160k",
+                            "-shortest", str(self.out)], check=True)
+        finally:
+            track.unlink(missing_ok=True)
+        self.video.unlink(missing_ok=True)  # kept when the mux failed: picture_only names it the film
+        return self.out
+
+    def picture_only(self) -> None:
+        """No track after all: the picture keeps the final name."""
+        self.close()
+        if self.video != self.out and self.video.exists():
+            os.replace(self.video, self.out)
 
 
-def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float) -> None:
-    """Replay ``sit`` on the table: set-piece batches filmed at 1x, the rest applied at once."""
+def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float, cues=None) -> None:
+    """Replay ``sit`` on the table: set-piece batches filmed at 1x, the rest applied at once. With
+    ``cues`` (a ``mixdown.CueSheet``) the sound board records into it and it samples every frame."""
     from game.client.presenter import INSTANT
 
     app.close_game()
@@ -225,8 +275,19 @@ def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float) ->
     app._on_new(sit.start, advance=False)
     app.base.aspect2d.hide()  # the table alone: a film has no interface
     pres = app.presenter
+    board = app.sound
+    if cues is not None and board is not None:
+        board.cues = cues
+        cues.volume = board.volume
     director.hook()
     story = set(sit.story)
+
+    def frame():
+        app.base.task_mgr.step()
+        if cues is not None and board is not None:
+            cues.sample(board.listener, app.base.render)  # before the grab: the time of this frame
+        rec.grab()
+
     for i, (events, view) in enumerate(sit.batches):
         filmed = i in story
         pres.set_speed(1.0 if filmed else INSTANT)
@@ -236,12 +297,10 @@ def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float) ->
             continue
         steps = 0
         while pres.busy and steps < fps * 90:
-            app.base.task_mgr.step()
-            rec.grab()
+            frame()
             steps += 1
         for _ in range(int(tail * fps)):
-            app.base.task_mgr.step()
-            rec.grab()
+            frame()
 
 
 def film_main(argv: list[str] | None = None) -> int:
@@ -251,7 +310,9 @@ def film_main(argv: list[str] | None = None) -> int:
 
     from game.client.app import DinkyDauApp
     from game.client.director import Director
+    from game.client.mixdown import CueSheet, level, mix, peak_dbfs, wav_bytes
     from game.client.settings import ClientSettings
+    from game.client.sound import RATE
 
     w, _, h = args.size.lower().partition("x")
     if not (w.isdigit() and h.isdigit()):
@@ -261,6 +322,10 @@ def film_main(argv: list[str] | None = None) -> int:
     app = DinkyDauApp(ClientSettings(size=(int(w), int(h)), offscreen=True, shadows=False))
     clock.set_mode(p3d.ClockObject.M_non_real_time)
     clock.set_frame_rate(args.fps)
+    # from a fixed epoch, not the seconds the window took to open: every frame's time is then the same
+    # float on every run, and so is each cut the director times by it (and the track that follows)
+    p3d.load_prc_file_data("dinkydau-film", "notify-level-util error")
+    clock.set_frame_time(FILM_EPOCH)
     director = Director(app, clock=clock.get_frame_time)
     rec = None
     try:
@@ -273,15 +338,24 @@ def film_main(argv: list[str] | None = None) -> int:
                       file=sys.stderr)
                 return 1
             sits.append(sit)
-        rec = Recorder(app, args.out, args.fps)
+        rec = Recorder(app, args.out, args.fps, sound=not args.no_sound)
+        cues = None if args.no_sound else CueSheet(lambda: rec.frames / args.fps)
         for sit in sits:
-            play(app, director, sit, rec, args.fps, args.tail)
-        print(f"wrote {args.out}: {rec.frames} frames at {args.fps} fps ({rec.frames / args.fps:.1f} s), "
+            play(app, director, sit, rec, args.fps, args.tail, cues)
+        heard = "no sound"
+        if cues is not None:
+            if app.sound is not None:
+                app.sound.cues = None
+            track = mix(cues, rec.seconds, level())
+            where = rec.add_sound(wav_bytes(track))
+            heard = (f"sound {len(track) / RATE:.1f} s stereo, peak {peak_dbfs(track):.1f} dBFS, "
+                     f"{len(cues.voices)} cues" + ("" if where == rec.out else f" in {where}"))
+        print(f"wrote {args.out}: {rec.frames} frames at {args.fps} fps ({rec.seconds:.1f} s), {heard}, "
               f"{', '.join(f'{s.showcase} seed {s.seed}' for s in sits)}, in {time.monotonic() - t0:.0f} s")
         return 0
     finally:
         if rec is not None:
-            rec.close()
+            rec.picture_only()
         clock.set_mode(p3d.ClockObject.M_normal)
         app.shutdown()
 

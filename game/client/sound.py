@@ -11,6 +11,9 @@ for), a listener on the camera, and volume and mute. A sound is attached to a no
 aircraft and its pitch shifts as it passes (Doppler, from the node's velocity). With no sound device it
 uses OpenAL's null driver (``ALSOFT_DRIVERS=null``): every call works and nothing is heard, so tests and
 offscreen films run the same code. If OpenAL cannot start at all the board is silent and says so.
+While ``dinkydau film`` runs, the board also writes every play and stop to a cue sheet
+(``mixdown.CueSheet``) from which the film's sound track is mixed offline, with the fall-off and
+Doppler laws defined here (``falloff``, ``doppler``) so the track sounds as the table does live.
 
 Left out: reverb, occlusion by the canopy, music.
 """
@@ -31,6 +34,24 @@ MOUNT = "/dinkydau-sound"
 # one table inch counts as this many metres for fall-off and Doppler (a ground-scale 10 m would make a
 # Huey at 9"/s pass at 90 m/s and howl; 1 m would make every pass sound the same)
 METRES_PER_INCH = 3.0
+# the fall-off OpenAL applies (its inverse-distance-clamped model): full gain within REFERENCE_INCHES,
+# then ref / (ref + DROP_OFF * (d - ref)); the film's offline mix uses the same two functions
+REFERENCE_INCHES = 1.0
+DROP_OFF = 0.4
+SPEED_OF_SOUND = 343.3  # metres per second
+
+
+def falloff(distance_inches):
+    """The gain of a sound ``distance_inches`` from the listener (scalar or array)."""
+    d = np.maximum(REFERENCE_INCHES, np.asarray(distance_inches, dtype=float))
+    return REFERENCE_INCHES / (REFERENCE_INCHES + DROP_OFF * (d - REFERENCE_INCHES))
+
+
+def doppler(radial_inches_per_s):
+    """The pitch factor of a source whose distance grows at this rate (receding: below 1), bounded to
+    an octave either way (a jump of the camera never howls)."""
+    v = np.asarray(radial_inches_per_s, dtype=float) * METRES_PER_INCH
+    return np.clip(SPEED_OF_SOUND / np.maximum(SPEED_OF_SOUND + v, 1e-6), 0.5, 2.0)
 
 
 def _noise(n: int, seed: int) -> np.ndarray:
@@ -176,14 +197,29 @@ def _mount() -> None:
     _mounted = True
 
 
+class _Silent:
+    """What ``play`` returns with no OpenAL while a cue sheet records: a sound that only stops."""
+
+    def __init__(self, voice):
+        self.voice = voice
+
+    def stop(self) -> None:
+        pass
+
+
 class SoundBoard:
     """Positional sounds for one window: ``play(name, node_or_point)``, ``volume``, ``mute``."""
 
     def __init__(self, base, listener: p3d.NodePath, volume: float = 0.8, muted: bool = False):
         self.base = base
+        self.listener = listener
+        self.cues = None  # a mixdown.CueSheet while filming: every play and stop is written to it
         self.volume = volume
         self.muted = muted
         self.playing: list = []
+        # what each playing sound carries (Panda's AudioSound takes no Python attributes): its fixed-point
+        # anchor node and its cue-sheet voice, by id (the sound itself is held, so the id stays its own)
+        self._extra: dict[int, tuple[object, p3d.NodePath | None, object]] = {}
         self.manager = None
         self.audio3d = None
         self.problem = ""
@@ -202,8 +238,8 @@ class SoundBoard:
         self.manager = manager
         self.manager.set_volume(0.0 if muted else volume)
         self.audio3d = Audio3DManager(manager, listener, root=base.render)
-        self.audio3d.set_distance_factor(1.0 / (METRES_PER_INCH * 3.28))  # Panda counts in feet
-        self.audio3d.set_drop_off_factor(0.4)
+        self.audio3d.set_distance_factor(1.0 / METRES_PER_INCH)  # Panda 1.10 counts units per metre
+        self.audio3d.set_drop_off_factor(DROP_OFF)
         self.audio3d.set_listener_velocity_auto()
         self.sounds: dict[str, object] = {}
         _mount()
@@ -222,10 +258,13 @@ class SoundBoard:
 
     def play(self, name: str, where, loop: bool = False, rate: float = 1.0, gain: float = 1.0):
         """Play ``name`` at a node (it follows the node, Doppler included) or a fixed point; returns the sound
-        (stop a loop with ``stop``) or None when silent."""
+        (stop a loop with ``stop``) or, when silent, None (a stand-in that only stops while a cue sheet
+        records, so the film's track hears what the board could not play)."""
+        voice = None if self.cues is None else self.cues.start(name, where, loop=loop, rate=rate, gain=gain)
         if not self.live:
-            return None
+            return None if voice is None else _Silent(voice)
         snd = self._sound(name)
+        anchor = None
         if isinstance(where, p3d.NodePath):
             self.audio3d.attach_sound_to_object(snd, where)
             self.audio3d.set_sound_velocity_auto(snd)
@@ -233,17 +272,20 @@ class SoundBoard:
             anchor = self.base.render.attach_new_node("sound")
             anchor.set_pos(*where)
             self.audio3d.attach_sound_to_object(snd, anchor)
-            snd._anchor = anchor  # removed when the sound is dropped
         snd.set_loop(loop)
         snd.set_play_rate(rate)
         snd.set_volume(gain)
+        snd.set_3d_min_distance(REFERENCE_INCHES)
         snd.play()
         self.playing.append(snd)
+        self._extra[id(snd)] = (snd, anchor, voice)  # the anchor is removed when the sound is dropped
         return snd
 
     def stop(self, snd) -> None:
         if snd is None:
             return
+        if self.cues is not None:
+            self.cues.stop(snd.voice if isinstance(snd, _Silent) else self._extra.get(id(snd), (None,) * 3)[2])
         snd.stop()
         self._drop(snd)
 
@@ -252,7 +294,7 @@ class SoundBoard:
             self.playing.remove(snd)
         if self.audio3d is not None:
             self.audio3d.detach_sound(snd)
-        anchor = getattr(snd, "_anchor", None)
+        anchor = self._extra.pop(id(snd), (None, None, None))[1]
         if anchor is not None:
             anchor.remove_node()
 

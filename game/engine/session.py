@@ -480,7 +480,19 @@ class Engine:
             viewer = self._side(params, s, conn)
         g = s.game
         events: list[dict] = []
-        if not g.state.over and g.state.to_act and s.players[g.state.to_act] == "ai":
+        autopilot = _param(params, "autopilot", bool, required=False, default=False)
+        if autopilot and not g.state.over and g.state.to_act and s.players[g.state.to_act] == "human":
+            # the computer takes one turn for a human side, at the request of a connection that may act
+            # for it (a walk-up who steps away, a film that scripts only some moves); the log records the
+            # AI's action as for any AI side, so a save replays it without running AI code
+            side = g.state.to_act
+            if side in s.teams:
+                raise bad_param("autopilot", f"param 'autopilot': the {side} side is played in co-op (DD-10.16)")
+            if not access.may_act(conn.grants(s.id), side, None):
+                raise RpcError(FORBIDDEN, f"this connection holds no token to act for the {side} side",
+                               {"field": "autopilot"})
+            events = self._guarded_act(s, side, None, by_ai=True)
+        elif not g.state.over and g.state.to_act and s.players[g.state.to_act] == "ai":
             side = g.state.to_act
             events = self._guarded_act(s, side, None, by_ai=True)
         to_act = g.state.to_act

@@ -195,6 +195,27 @@ def test_nobody_acts_for_an_ai_side(server, params):
     assert exc.value.code == 6
 
 
+def test_autopilot_lets_the_ai_take_a_turn_for_a_human_side_only_for_who_may_act_for_it(server):
+    with EngineSocket(server.host, server.port, timeout=30) as a:
+        r = a.call("game.new", **HOTSEAT)
+        gid, tokens = r["game"], r["tokens"]
+        assert a.call("game.view", game=gid, side="allied")["to_act"] == "allied"
+        before = state_hash(a, gid)
+        with EngineSocket(server.host, server.port, timeout=30, token=tokens["insurgent"]) as c:
+            answer = raw(c, "game.step", game=gid, side="insurgent", autopilot=True)
+            assert err(answer) == 6 and answer["error"]["data"] == {"field": "autopilot"}
+        assert state_hash(a, gid) == before
+        plain = a.call("game.step", game=gid, side="allied")  # without autopilot a human side waits
+        assert plain["events"] == [] and state_hash(a, gid) == before
+        with EngineSocket(server.host, server.port, timeout=30, token=tokens["allied"]) as b:
+            took = b.call("game.step", game=gid, side="allied", autopilot=True)
+        assert took["events"] and state_hash(a, gid) != before
+        save = a.call("game.save", game=gid)["save"]
+        assert save["actions"][-1]["by"] == "ai" and save["actions"][-1]["side"] == "allied"  # the AI's action
+        assert a.call("game.load", save=save)["hash"] == state_hash(a, gid)  # replayed without AI code
+        a.call("game.close", game=gid)
+
+
 def test_save_documents_go_to_the_referee_over_tcp_and_to_the_local_creator(server, tmp_path):
     with EngineSocket(server.host, server.port, timeout=30) as a:
         plain = a.call("game.new", **{**HOTSEAT, "referee": False})
