@@ -55,6 +55,7 @@ PARAM_KINDS = {
 # the order parameters are asked for: whom or what first, then where, then which way
 PARAM_ORDER = {"point": 1, "angle": 2, "segment": 3, "placements": 4}
 POINTER_LENGTH = 4.0  # inches of the pointer drawn for an angle whose offer gives no arc (a drawing, not a rule)
+TICKER_QUIET = ("phase", "clock", "note", "tokens", "cp")  # events the log keeps but the table's ticker leaves out
 BANNER_EVENTS = {"ambush": ("AMBUSH!", (1.0, 0.35, 0.25, 1)), "assault": ("CLOSE ASSAULT", (1.0, 0.82, 0.35, 1)),
                  "surrounded": ("SURROUNDED", (1.0, 0.35, 0.25, 1))}
 
@@ -285,6 +286,10 @@ class DinkyDauApp:
         self.autosave_enabled = True
         self._presenter = None  # plays each batch of events on the table (presenter.py)
         self.sound = None  # the set pieces' positional sound (sound.py), started with the first table
+        self.guide = None  # the first-turn hints (guide.py), one per table
+        self.briefing = None  # the briefing card (briefing.py) while it is up
+        self.menu_group: str | None = None  # the action group opened in the menu (actions_menu.py)
+        self.sent: dict | None = None  # the action last sent to the engine (the guide hears of it)
         self.shake = None
         self.base.win.set_clear_color((0.12, 0.13, 0.12, 1))
         lens = self.base.cam.node().get_lens()
@@ -293,6 +298,8 @@ class DinkyDauApp:
         self.base.task_mgr.add(self._tick, "dinkydau-tick")
         self.base.task_mgr.do_method_later(1.0, self._poll_remote, "dinkydau-remote-poll")
         self._bind_keys()
+        if not settings.hud:  # --no-hud: nothing of the interface is drawn, screenshots included
+            self.base.render2d.hide()
 
     # -- attributes ShowBase keeps ---------------------------------------------------------------
     @property
@@ -315,6 +322,8 @@ class DinkyDauApp:
 
     # -- per frame -------------------------------------------------------------------------------
     def _tick(self, task):
+        if self.closing:  # the task manager outlives a shut-down app (one per process, tests make several)
+            return task.done
         self.link.poll()
         dt = min(self.base.clock.get_dt(), 0.1)
         if self.camera is not None:
@@ -327,6 +336,9 @@ class DinkyDauApp:
         if self.hud is not None:
             dots = "." * (1 + int(time.monotonic() * 3) % 3)
             self.hud.set_busy(f"engine thinking{dots}" if self.link.busy else "")
+            self.hud.update()
+        if self.guide is not None:
+            self.guide.refresh()
         return task.cont
 
     def settle(self, seconds: float = 0.0, frames: int = 3) -> None:
@@ -342,7 +354,19 @@ class DinkyDauApp:
         for _ in range(frames):
             self.base.task_mgr.step()
 
-    def screenshot(self, path: str) -> None:
+    def screenshot(self, path: str, hud: bool | None = None) -> None:
+        """Save the frame as a PNG; ``hud`` False leaves the interface out of this one picture (None: as
+        the settings say, so ``--no-hud`` pictures have none)."""
+        shown = not self.base.render2d.is_hidden()
+        if hud is not None and hud != shown:
+            self.base.render2d.show() if hud else self.base.render2d.hide()
+        try:
+            self._save_frame(path)
+        finally:
+            if hud is not None and hud != shown:
+                self.base.render2d.show() if shown else self.base.render2d.hide()
+
+    def _save_frame(self, path: str) -> None:
         self.base.graphics_engine.render_frame()
         self.base.graphics_engine.render_frame()
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -382,6 +406,9 @@ class DinkyDauApp:
         b.accept("f5", self.save_game)
         b.accept("f9", self.load_latest)
         b.accept("f11", self.toggle_fullscreen)
+        b.accept("b", self.toggle_briefing)
+        b.accept("j", self._toggle_log)
+        b.accept("g", self._toggle_guide)
         b.accept("[", self._ui_scale, [1 / 1.1])
         b.accept("]", self._ui_scale, [1.1])
 
@@ -437,6 +464,26 @@ class DinkyDauApp:
     def _help(self) -> None:
         if self.hud is not None:
             self.hud.toggle_help()
+
+    def _toggle_log(self) -> None:
+        if self.hud is not None:
+            self.hud.toggle_log()
+
+    def _toggle_guide(self) -> None:
+        if self.guide is not None:
+            self.guide.toggle()
+
+    def toggle_briefing(self) -> None:
+        """B: the briefing card, again (or away)."""
+        if self.briefing is not None and self.briefing.open:
+            self.briefing.close()
+            return
+        if self.hud is None or self.scene is None:
+            return
+        from game.client.briefing import BriefingCard
+
+        self.briefing = BriefingCard(self.hud, self.view.get("scenario", {}), self.viewing
+                                     if self.viewing in SIDES else None)
 
     def _ui_scale(self, factor: float) -> None:
         if self.hud is not None:
@@ -599,6 +646,8 @@ class DinkyDauApp:
         brief = result["view"].get("scenario", {}).get("briefing")
         if brief:
             self.hud.log(brief, (0.8, 0.85, 0.7, 1))
+            if advance and self.mode != "watch" and self.settings.hud:  # a game a player starts: the card
+                self.toggle_briefing()
         if self.remote and self.seats:
             for side, seats in (result.get("tokens") or {}).get("seats", {}).items():
                 for name, token in seats.items():
@@ -610,6 +659,7 @@ class DinkyDauApp:
             self.advance()
 
     def _build_table(self, view: dict) -> None:
+        from game.client import post
         from game.client.camera import OrbitCamera
         from game.client.hud import Hud
         from game.client.scene import TableScene
@@ -623,8 +673,34 @@ class DinkyDauApp:
         self.base.win.set_clear_color((*self.scene.background, 1))
         self.camera = OrbitCamera(self.base.camera, self.scene.table.width, self.scene.table.height,
                                   self.base.camLens)
+        post.install(self.base, self.settings, self.camera)  # the GPU tier's post passes; none on low
         self.hud = Hud(self.base, self.settings.ui_scale)
+        self.hud.anchor = self._menu_anchor
         self.hud.hide_panel()
+        from game.client.guide import FirstTurnGuide
+        from game.client.hud import ACCENT, DIM, INK
+
+        if self.guide is not None:
+            self.guide.destroy()
+        self.guide = FirstTurnGuide(self, self.hud.top_centre, self.hud.font, INK, DIM, ACCENT)
+        self.briefing = None
+        if not self.settings.hud:
+            self.scene.pieces.set_labels_visible(False)  # the names are interface too
+
+    def _menu_anchor(self) -> tuple[float, float] | None:
+        """Where on screen the menu's piece is (pixels): the selection, the Blind, or the action's own."""
+        if self.scene is None:
+            return None
+        pieces = self.scene.pieces
+        element = pieces.selected
+        if element is None and self.pending is not None:
+            element = self.pending["action"].get("element")
+        c = pieces.element_centre(element) if element else None
+        if c is None:
+            blind = self.selected_blind or (self.pending or {}).get("action", {}).get("blind")
+            node = pieces.blinds.get(blind) if blind else None
+            c = node.get_pos() if node is not None else None
+        return self.project((c.x, c.y, c.z + 0.5)) if c is not None else None
 
     # -- the flow of play ------------------------------------------------------------------------
     def _on_view(self, view: dict, first: bool = False) -> None:
@@ -859,7 +935,7 @@ class DinkyDauApp:
             color = SIDE_INK.get(ev.get("side"), (0.95, 0.93, 0.86, 1))
             if ev.get("type") in ("turn", "phase"):
                 color = (1.0, 0.82, 0.35, 1)
-            self.hud.log(text, color)
+            self.hud.log(text, color, event=ev if ev.get("type") not in TICKER_QUIET else None)
             self.log_history.append(text)
             kind = ev.get("type")
             if kind == "roll":
@@ -922,15 +998,30 @@ class DinkyDauApp:
 
     # -- selection and actions -------------------------------------------------------------------
     def select_element(self, element: str | None) -> None:
+        if element != self.scene.pieces.selected:
+            self.menu_group = None
         self.selected_blind = None
         self.scene.pieces.select(element)
         self._refresh_panel()
         self._show_team()
+        e = self.scene.pieces.elements.get(element) if element else None
+        if self.guide is not None and e is not None and e.get("side") == self.viewing:
+            self.guide.note("selected")
 
     def select_blind(self, blind: str) -> None:
-        """One of the side's own Blind markers: its moves and Hold in the panel (G-17, DD-4.38)."""
-        self.scene.pieces.select(None)
+        """One of the side's own Blind markers, picked on the table like a stand: ringed, its moves and
+        Hold in the menu beside it (G-17, DD-4.38)."""
+        if blind != self.selected_blind:
+            self.menu_group = None
+        self.scene.pieces.select_blind(blind)
         self.selected_blind = blind
+        self._refresh_panel()
+        if self.guide is not None:
+            self.guide.note("selected")
+
+    def open_group(self, group: str | None) -> None:
+        """Open (or close, None) a collapsed group of the menu."""
+        self.menu_group = group
         self._refresh_panel()
 
     def side_actions(self) -> list[dict]:
@@ -968,58 +1059,49 @@ class DinkyDauApp:
         return [a for a in self.actions if a.get("element") == element]
 
     def _refresh_panel(self) -> None:
+        """The menu beside the selected piece (actions_menu.py): its offers grouped, each with its price;
+        with nothing selected, the side's own actions only, small, at the edge."""
+        from game.client.actions_menu import menu_rows
         from game.client.hud import SIDE_INK
 
         pieces = self.scene.pieces
         sel = pieces.selected
         side_actions = self.side_actions()
+        ours = self.human(self.view.get("to_act"))
         if sel is None:
             blind = self.selected_blind
             mine = self.blind_actions(blind) if blind else []
             if mine:
-                self.hud.show_panel(f"Blind {blind}", "The marker and whatever is under it:",
-                                    [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in mine]
-                                    + [(self._action_label(a), lambda a=a: self.choose_action(a), True)
-                                       for a in side_actions])
-            elif side_actions and self.human(self.view.get("to_act")):
-                hint = "  Click one of your Blind markers for its moves." if self.blind_actions() else ""
-                self.hud.show_panel(f"{self.viewing.capitalize()} impulse", "Side actions:" + hint,
-                                    [(self._action_label(a), lambda a=a: self.choose_action(a), True)
-                                     for a in side_actions])
+                self.hud.show_menu(f"Blind {blind}", "the marker and whatever is under it",
+                                   menu_rows(mine, side_actions, self.choose_action, self.open_group, self.menu_group),
+                                   title_color=SIDE_INK.get(self.viewing, (1, 1, 1, 1)))
+            elif side_actions and ours:
+                hint = "or click one of your pieces" + (" or Blinds" if self.blind_actions() else "")
+                self.hud.show_menu(f"{self.viewing.capitalize()} impulse", hint,
+                                   menu_rows([], side_actions, self.choose_action, self.open_group))
             else:
                 self.hud.hide_panel()
             return
         e = pieces.elements[sel]
-        flags = [k for k in ("pinned", "winded", "hold", "low_ammo", "stunned") if e.get(k)]
-        body = [f"{e.get('kind', '')}, {len(e.get('stands', []))} stands"]
+        flags = [k.replace("_", " ") for k in ("pinned", "winded", "hold", "low_ammo", "stunned") if e.get(k)]
+        body = [f"{len(e.get('stands', []))} stands"]
         seat = seat_of(self.seats, sel)
         teammate = bool(seat and self.my_seat and seat["name"] != self.my_seat)
         if teammate:
             body.append(f"a teammate's element: {title(seat)} commands it")
         if e.get("in_command") is not None:
             body.append("in command" if e["in_command"] else "OUT OF COMMAND")
-        if flags:
-            body.append(", ".join(flags))
+        body += flags
         if e.get("activations"):
             body.append(f"activations {e['activations']}")
         acts = self.element_actions(sel)
         if e.get("blind"):  # under its own Blind: the marker's moves too (G-17), it moves with everything under it
             acts = acts + self.blind_actions(e["blind"])
-        buttons = [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in acts]
         if not acts and not teammate:
             body.append("no actions now" if e.get("side") == self.viewing else "enemy element")
-        buttons += [(self._action_label(a), lambda a=a: self.choose_action(a), True) for a in side_actions]
-        self.hud.show_panel(element_title(self.seats, sel, e.get("name", sel)), "  |  ".join(body), buttons,
-                            title_color=SIDE_INK.get(e.get("side"), (1, 1, 1, 1)))
-
-    @staticmethod
-    def _action_label(a: dict) -> str:
-        label = a.get("label") or a.get("type")
-        cost = a.get("cost")
-        extra = f"  {cost} CP" if isinstance(cost, int | float) and cost and "CP" not in label else ""
-        if a.get("emergency"):
-            extra += "  (emergency)"
-        return f"{label}{extra}  [{a.get('clause', '')}]"
+        rows = menu_rows(acts, side_actions if ours else [], self.choose_action, self.open_group, self.menu_group)
+        self.hud.show_menu(element_title(self.seats, sel, e.get("name", sel)), ", ".join(body), rows,
+                           title_color=SIDE_INK.get(e.get("side"), (1, 1, 1, 1)))
 
     def choose_action(self, action: dict) -> None:
         """Start filling in an action's parameters, one at a time, on the table: whom or what first (a
@@ -1028,6 +1110,8 @@ class DinkyDauApp:
         params = list((action.get("params") or {}).items())
         params.sort(key=lambda kv: PARAM_ORDER.get(kv[1].get("kind"), 0))
         self.pending = {"action": action, "values": {}, "todo": params}
+        if self.hud is not None:
+            self.hud.hide_panel()  # the table shows the ring or the targets; a choice brings its own panel
         self._next_param()
 
     def _names(self) -> dict[str, str]:
@@ -1352,8 +1436,12 @@ class DinkyDauApp:
                   if isinstance(st, dict) and (st.get("p_hit") or 0) > 0}
         if labels:
             self.scene.pieces.highlight(list(labels), labels=labels)
-        self.hud.show_panel(a.get("label", "Confirm"), _short(text, 700),
-                            [(f"Confirm ({a.get('cost', 0)} CP)", self.confirm, True), ("Cancel", self.cancel, True)])
+        from game.client.actions_menu import Row, entry_label
+        from game.client.captions import odds_headline
+
+        self.hud.show_menu(entry_label(a), _short(text, 700),
+                           [Row("action", f"Confirm ({a.get('cost', 0)} CP)", callback=self.confirm),
+                            Row("action", "Cancel", callback=self.cancel)], big=odds_headline(result))
         self.hud.set_prompt("The odds, from the engine.   Enter: confirm   Esc: cancel")
         self.pending["confirm"] = True
 
@@ -1373,6 +1461,9 @@ class DinkyDauApp:
             self.pending["confirm"] = True
 
     def confirm(self) -> None:
+        if self.briefing is not None and self.briefing.open:
+            self.briefing.close()
+            return
         p = self.pending
         if p is None:
             return
@@ -1387,6 +1478,7 @@ class DinkyDauApp:
             self.fill_param(None)
 
     def send_action(self, action: dict) -> None:
+        self.sent = action
         self._clear_pending()
         self.hud.set_prompt("")
         seat = acting_seat(self.seats, action, self.my_seat, self.scene.pieces.selected if self.scene else None)
@@ -1395,6 +1487,8 @@ class DinkyDauApp:
                           self._cb(self._on_acted), self._on_act_error)
 
     def _on_acted(self, result: dict) -> None:
+        if self.guide is not None and self.sent is not None:
+            self.guide.note("acted", self.sent)
         self.actions = []
         self._refresh_panel()
         gen = self.generation
@@ -1430,6 +1524,9 @@ class DinkyDauApp:
         self.pending = None
 
     def cancel(self) -> None:
+        if self.briefing is not None and self.briefing.open:
+            self.briefing.close()
+            return
         if self.hud is not None and self.hud.help_frame is not None:
             self.hud.toggle_help()
             return
@@ -1446,6 +1543,9 @@ class DinkyDauApp:
 
     # -- clicks ----------------------------------------------------------------------------------
     def on_click(self) -> None:
+        if self.briefing is not None and self.briefing.open:
+            self.briefing.close()  # "Click to begin": this click only puts the card away
+            return
         if self.scene is None or (self.hud and self.hud.overlay is not None):
             return
         ray = self.mouse_ray()

@@ -192,7 +192,13 @@ class AttractMode:
             if ev.get("type") in CAPTION_EVENTS and ev.get("text"):
                 if ev.get("type") == "status" and ev.get("status") not in ("pinned", "overwatch"):
                     continue
-                self.captions.append(self.plain(ev))
+                self.captions.append(self.caption(ev))
+
+    def caption(self, ev: dict) -> tuple[str, str, str]:
+        """(sentence, number, clause): the event's text in plain words, made short (captions.py)."""
+        from game.client.captions import caption_parts
+
+        return caption_parts({**ev, "text": self.plain(ev)})
 
     def plain(self, ev: dict) -> str:
         """The event's text with stand ids turned into words (``vc1_a`` -> ``Cell Ba's rifle cell``)."""
@@ -218,7 +224,7 @@ class AttractMode:
             self.finished += 1
             winner = result.get("winner")
             head = f"{SIDE_NAME.get(winner, winner)} win!" if winner else "A draw"
-            self.captions.append(f"{head} {result.get('reason', '')}".strip())
+            self.captions.append((head, "", str(result.get("reason", ""))[:60]))
             self.over_at = self.clock()
             if self.app.camera is not None:
                 self.director.shot = self.director.establishing(self.over_at)
@@ -246,14 +252,16 @@ class AttractMode:
         return task.cont
 
     def _style(self, hud) -> None:
-        """A table for a crowd: no log or action panel, the captions and the dice tray only."""
+        """A table for a crowd: no log, menu, prompt or ticker; the captions, the dice tray and one line
+        that invites whoever walks up (at most 8 % of the screen, benchmarks/interface_share.py)."""
         hud.log_frame.hide()
         hud.hide_panel()
         hud.prompt.hide()
+        hud.ticker.root.hide()
         hud.dice_anchor.set_z(0.42)  # above the caption
-        hud.hint.setText("ATTRACT MODE  -  press any key or click to take command of the Allies")
-        hud.hint.setFg((1.0, 0.82, 0.35, 1))
-        hud.hint.setScale(0.045)
+        hud.hint.setText("Press any key to take command of the Allies")
+        hud.hint.setFg((0.94, 0.89, 0.26, 1))
+        hud.hint.setScale(0.05)
         self.styled_hud = hud
 
     def _captions(self, now: float) -> None:
@@ -262,10 +270,10 @@ class AttractMode:
             return
         if not self.captions:
             return  # the last caption stays until there is news
-        text = self.captions.popleft()
+        text, number, clause = self.captions.popleft()
         v = self.app.view
-        sub = f"Turn {v.get('turn', '?')} of {v.get('turns', '?')}   -   {v.get('scenario', {}).get('title', '')}"
-        hud.set_caption(text, sub)
+        sub = f"Turn {v.get('turn', '?')} of {v.get('turns', '?')}" + (f"   {clause}" if clause else "")
+        hud.set_caption(text, sub, number)
         # a crowd needs time to read: longer captions stay longer; a backlog moves faster
         hold = max(1.2, min(5.0, 0.9 + 0.045 * len(text))) * max(self.pace, 0.05)
         if len(self.captions) > 3:

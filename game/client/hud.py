@@ -1,9 +1,14 @@
-"""The heads-up display: status bar, event log, element and action panel, dice, prompts and overlays.
+"""The heads-up display: a status pill, the selected piece's menu beside it, the newest events, dice,
+prompts and overlays; the event log and the help on request.
 
-Everything hangs from ``aspect2d`` corners, whose units follow the window's height, so the HUD keeps
-its proportions from 1280x720 to 3840x2160; ``scale`` (keys ``[`` and ``]``) enlarges it further for a
-convention screen. Texts come from the engine (event ``text``, action ``label``, ``clause``); the HUD
-only lays them out.
+Kept to a small share of the screen (at most 15 % of the pixels in play, measured by
+``benchmarks/interface_share.py``): text over the table is outlined rather than boxed, and panels appear
+only while there is something to choose. Everything hangs from ``aspect2d`` anchors, whose units follow
+the window's height, so the HUD keeps its proportions from 1280x720 to 3840x2160; text sizes follow
+PRESENCE.md's big-screen rule (about 0.04 for the player's text); ``scale`` (keys ``[`` and ``]``)
+enlarges it further for a convention screen. Colours: the Okabe-Ito side pair, dice yellow for a hit
+and struck-through grey for a miss, text at better than 7:1 on its panels. Texts come from the engine
+(event ``text``, action ``label``, ``clause``); the HUD only lays them out.
 """
 
 from __future__ import annotations
@@ -14,17 +19,26 @@ from collections.abc import Callable
 import panda3d.core as p3d
 from direct.gui.DirectGui import DGG, DirectButton, DirectFrame, OnscreenText
 
-INK = (0.95, 0.93, 0.86, 1)
-DIM = (0.75, 0.74, 0.68, 1)
-PANEL = (0.08, 0.09, 0.07, 0.78)
-ACCENT = (1.0, 0.82, 0.35, 1)
-SIDE_INK = {"allied": (0.55, 0.75, 1.0, 1), "insurgent": (1.0, 0.55, 0.45, 1)}
+from game.client.captions import EventTicker
+
+
+def hex_rgba(code: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    code = code.lstrip("#")
+    return (int(code[0:2], 16) / 255, int(code[2:4], 16) / 255, int(code[4:6], 16) / 255, alpha)
+
+
+INK = hex_rgba("#F2F2F2")
+DIM = hex_rgba("#BFC3C7")
+PANEL = hex_rgba("#101418", 0.9)
+ACCENT = hex_rgba("#F0E442")
+SIDE_INK = {"allied": hex_rgba("#56B4E9"), "insurgent": hex_rgba("#E69F00")}
+"""Side colours, colour-blind safe (Okabe-Ito; PRESENCE.md): the same pair rings the pieces (pieces.py)."""
 SIDE_NAME = {"allied": "Allied", "insurgent": "Insurgent"}
 
 HELP = """\
 DINKY DAU 3D - controls
 
-Mouse    left: select an element / place a move / pick a target
+Mouse    left: select an element or a Blind / place a move / pick a target
          right-drag: orbit      middle-drag or shift+right-drag: pan      wheel: zoom
 Keys     W A S D / arrows: pan      Q E: turn      R F: tilt      + -: zoom
          T: top-down view      Space: focus on the selection      Home: whole table
@@ -33,13 +47,14 @@ Tools    L: line of sight (click two points or stands)      M: tape measure (inc
          C: lift / replace the jungle canopy      N: element names
 Game     Enter: confirm      P: pass the impulse (when allowed)
          F5: save      F9: load the latest save      F11: fullscreen      [ ]: HUD size
+         B: the briefing      J: the event log      G: the first-turn guide on / off
          H or F1: this help
 """
 
 
-DIE_HIT = (0.45, 0.9, 0.45, 1)
-DIE_MISS = (0.9, 0.42, 0.36, 1)
-DIE_NEUTRAL = (0.95, 0.95, 0.9, 1)
+DIE_HIT = hex_rgba("#F0E442")
+DIE_MISS = hex_rgba("#4D4D4D")
+DIE_NEUTRAL = (0.95, 0.95, 0.92, 1)
 
 
 def _short(text: str, n: int) -> str:
@@ -179,59 +194,90 @@ def _wrap(text: str, width: int) -> str:
 
 
 LOG_ROWS = 16
-"""Rows of text in the log box."""
+"""Rows of text in the log box (J opens it; the three newest events are on the table anyway)."""
+PANEL_W = 0.7
+"""Width of the action menu, in aspect2d units before the HUD scale."""
+GAP = 0.16
+"""How far beside the selected piece the menu stands (aspect2d units)."""
+
+_FONT: list = []
+
+
+def outlined_font():
+    """The default font with a dark outline, so text reads over any terrain without a panel behind it."""
+    if not _FONT:
+        font = p3d.TextNode.get_default_font()
+        if isinstance(font, p3d.DynamicTextFont):
+            font = font.make_copy()
+            font.set_outline((0.04, 0.05, 0.06, 1), 0.35, 0.15)
+        _FONT.append(font)
+    return _FONT[0]
 
 
 class Hud:
-    def __init__(self, app, scale: float = 1.0):
+    """The interface over the table, kept small: a status pill (top left), the selected piece's menu beside
+    it (``show_panel`` / ``show_menu``, placed by ``anchor``), a prompt and the newest events (lower third),
+    the dice tray while a roll is fresh (bottom right); the event log (J) and the help (H) on request."""
+
+    def __init__(self, app, scale: float = 1.0, clock=None):
+        import time
+
         self.app = app
         self.scale = scale
+        self.font = outlined_font()
+        self.anchor: Callable[[], tuple[float, float] | None] | None = None
+        """Where the selected piece is on screen (pixels), or None: the menu stands beside it."""
         self.root = app.aspect2d.attach_new_node("hud")
         self.top = app.a2dTopLeft.attach_new_node("hud-top")
+        self.top_centre = app.a2dTopCenter.attach_new_node("hud-top-centre")
         self.top_right = app.a2dTopRight.attach_new_node("hud-top-right")
         self.bottom = app.a2dBottomCenter.attach_new_node("hud-bottom")
         self.left = app.a2dTopLeft.attach_new_node("hud-left")
         self.dice_anchor = app.a2dBottomRight.attach_new_node("hud-dice")
         self.bottom_left = app.a2dBottomLeft.attach_new_node("hud-team")
-        self.anchors = [self.top, self.top_right, self.bottom, self.left, self.dice_anchor, self.bottom_left]
-        self.status = OnscreenText(parent=self.top, text="", pos=(0.04, -0.07), scale=0.048, fg=INK,
-                                   align=p3d.TextNode.A_left, shadow=(0, 0, 0, 1), mayChange=True)
-        self.status_bg = DirectFrame(parent=self.top, frameColor=PANEL, frameSize=(0, 4.0, -0.11, 0))
-        self.status_bg.set_bin("background", 0)
-        self.busy = OnscreenText(parent=self.top_right, text="", pos=(-0.04, -0.07), scale=0.042,
-                                 fg=ACCENT, align=p3d.TextNode.A_right, mayChange=True, shadow=(0, 0, 0, 1))
+        self.menu_root = self.root.attach_new_node("hud-menu")
+        self.anchors = [self.top, self.top_centre, self.top_right, self.bottom, self.left, self.dice_anchor,
+                        self.bottom_left, self.menu_root]
+        self.status_bg = DirectFrame(parent=self.top, frameColor=PANEL, frameSize=(0, 1.0, -0.085, 0),
+                                     pos=(0.02, 0, -0.02))
+        self.status = OnscreenText(parent=self.top, text="", pos=(0.045, -0.078), scale=0.04, fg=INK,
+                                   align=p3d.TextNode.A_left, mayChange=True)
+        self.busy = OnscreenText(parent=self.top_right, text="", pos=(-0.04, -0.07), scale=0.034,
+                                 fg=ACCENT, align=p3d.TextNode.A_right, mayChange=True, font=self.font)
         self.log_frame = DirectFrame(parent=self.top_right, frameColor=PANEL, frameSize=(-0.98, 0, -0.62, 0),
                                      pos=(-0.02, 0, -0.13))
         self.log_text = OnscreenText(parent=self.log_frame, text="", pos=(-0.95, -0.045), scale=0.032, fg=INK,
                                      align=p3d.TextNode.A_left, mayChange=True, wordwrap=29)
+        self.log_frame.hide()  # J opens it
         self.log_lines: list[tuple[str, tuple]] = []
-        self.panel = DirectFrame(parent=self.left, frameColor=PANEL, frameSize=(0, 0.98, -1.0, 0),
-                                 pos=(0.02, 0, -0.13))
-        self.panel_title = OnscreenText(parent=self.panel, text="", pos=(0.03, -0.06), scale=0.045, fg=INK,
-                                        align=p3d.TextNode.A_left, mayChange=True, wordwrap=20)
-        self.panel_body = OnscreenText(parent=self.panel, text="", pos=(0.03, -0.12), scale=0.032, fg=DIM,
-                                       align=p3d.TextNode.A_left, mayChange=True, wordwrap=29)
+        self.panel = DirectFrame(parent=self.menu_root, frameColor=PANEL, frameSize=(0, PANEL_W, -0.3, 0))
+        self.panel_title = OnscreenText(parent=self.panel, text="", pos=(0.03, -0.058), scale=0.044, fg=INK,
+                                        align=p3d.TextNode.A_left, mayChange=True, wordwrap=17)
+        self.panel_body = OnscreenText(parent=self.panel, text="", pos=(0.03, -0.11), scale=0.03, fg=DIM,
+                                       align=p3d.TextNode.A_left, mayChange=True)
+        self.panel_size = (PANEL_W, 0.3)
         self.buttons: list[DirectButton] = []
-        self.prompt = OnscreenText(parent=self.bottom, text="", pos=(0, 0.16), scale=0.045, fg=ACCENT,
-                                   shadow=(0, 0, 0, 1), mayChange=True)
-        self.hint = OnscreenText(parent=self.bottom, text="H: help   L: line of sight   M: tape   "
-                                 "T: top view   F5/F9: save/load", pos=(0, 0.04), scale=0.032, fg=DIM,
-                                 shadow=(0, 0, 0, 1), mayChange=True)
+        self.panel_items: list = []  # headings and price labels drawn with the buttons
+        self.prompt = OnscreenText(parent=self.bottom, text="", pos=(0, 0.13), scale=0.044, fg=ACCENT,
+                                   mayChange=True, font=self.font)
+        self.hint = OnscreenText(parent=self.bottom, text="H help   B briefing   J log   L sight   M tape   "
+                                 "T top view", pos=(0, 0.035), scale=0.03, fg=DIM, mayChange=True, font=self.font)
+        self.ticker = EventTicker(self.bottom_left, self.font, clock or time.monotonic, INK, ACCENT, DIM)
+        self.ticker.root.set_pos(0.05, 0, 0.26)
         self.dice_frame: DirectFrame | None = None
         self.team_frame = DirectFrame(parent=self.bottom_left, frameColor=PANEL, frameSize=(0, 1.0, 0, 0.3),
                                       pos=(0.02, 0, 0.3))
         self.team_text = OnscreenText(parent=self.team_frame, text="", pos=(0.03, -0.05), scale=0.032, fg=INK,
                                       align=p3d.TextNode.A_left, mayChange=True)
         self.team_frame.hide()
-        self.banner_text = OnscreenText(parent=self.root, text="", pos=(0, 0.55), scale=0.13, fg=ACCENT,
-                                        shadow=(0, 0, 0, 1), mayChange=True)
+        self.banner_text = OnscreenText(parent=self.root, text="", pos=(0, 0.55), scale=0.12, fg=ACCENT,
+                                        mayChange=True, font=self.font)
         self.banner_text.hide()
-        self.caption_frame = DirectFrame(parent=self.bottom, frameColor=(0.03, 0.04, 0.03, 0.8),
-                                         frameSize=(-1.7, 1.7, -0.02, 0.2), pos=(0, 0, 0.26))
-        self.caption = OnscreenText(parent=self.caption_frame, text="", pos=(0, 0.06), scale=0.085, fg=INK,
-                                    shadow=(0, 0, 0, 1), mayChange=True)
-        self.caption_sub = OnscreenText(parent=self.caption_frame, text="", pos=(0, -0.1), scale=0.05, fg=ACCENT,
-                                        shadow=(0, 0, 0, 1), mayChange=True)
+        self.caption_frame = DirectFrame(parent=self.bottom, relief=None, pos=(0, 0, 0.3))
+        self.caption = OnscreenText(parent=self.caption_frame, text="", pos=(0, 0.06), scale=0.1, fg=INK,
+                                    mayChange=True, font=self.font)
+        self.caption_sub = OnscreenText(parent=self.caption_frame, text="", pos=(0, -0.1), scale=0.05, fg=DIM,
+                                        mayChange=True, font=self.font)
         self.caption_frame.hide()
         self.overlay: DirectFrame | None = None
         self.overlay_title = ""
@@ -242,50 +288,83 @@ class Hud:
     def apply_scale(self) -> None:
         for a in self.anchors:
             a.set_scale(self.scale)
+        self.place_panel()
 
     def set_scale(self, scale: float) -> None:
         self.scale = max(0.6, min(2.5, scale))
         self.apply_scale()
+
+    def window_aspect(self) -> tuple[float, float, float]:
+        win = getattr(self.app, "win", None)
+        w, h = (win.get_x_size(), win.get_y_size()) if win is not None else (1280, 720)
+        return w, h, w / max(h, 1)
+
+    def place_panel(self) -> None:
+        """Stand the menu beside the selected piece (right of it, or left where the window ends), inside
+        the window and clear of the status pill; with no piece, at the left edge."""
+        if self.panel.is_hidden():
+            return
+        w, h, aspect = self.window_aspect()
+        pw, ph = self.panel_size[0] * self.scale, self.panel_size[1] * self.scale
+        where = self.anchor() if self.anchor is not None else None
+        top_limit, bottom_limit = 1.0 - 0.13 * self.scale, -1.0 + 0.2 * self.scale
+        if where is None:
+            x, y = -aspect + 0.03, 1.0 - 0.14 * self.scale
+        else:
+            ax, ay = (where[0] / w * 2 - 1) * aspect, 1 - where[1] / h * 2
+            x = ax + GAP if ax + GAP + pw <= aspect - 0.02 else ax - GAP - pw
+            y = ay + ph * 0.35
+        x = max(-aspect + 0.02, min(aspect - 0.02 - pw, x))
+        y = max(bottom_limit + ph, min(top_limit, y))
+        self.menu_root.set_pos(x, 0, y)
 
     # -- status and log --------------------------------------------------------------------------
     def set_status(self, view: dict, viewing: str | None, mode: str) -> None:
         sides = view.get("sides", {})
         a, i = sides.get("allied", {}), sides.get("insurgent", {})
         to_act = view.get("to_act")
-        parts = [f"Turn {view.get('turn', '?')}/{view.get('turns', '?')}",
-                 str(view.get("phase", "")).capitalize()]
+        parts = [f"Turn {view.get('turn', '?')}/{view.get('turns', '?')}"]
         if view.get("over"):
             parts.append("GAME OVER")
         elif to_act:
             parts.append(f"{SIDE_NAME.get(to_act, to_act)} to act")
         if "cp" in a:
-            parts.append(f"Allied CP {a['cp']}")
-        if "ambush_tokens" in i:
+            parts.append(f"CP {a['cp']}")
+        if "ambush_tokens" in i and i["ambush_tokens"]:
             parts.append(f"Ambush tokens {i['ambush_tokens']}")
-        parts.append(f"VP {a.get('vp', 0)} - {i.get('vp', 0)}")
-        if viewing:
-            parts.append(f"you: {SIDE_NAME.get(viewing, viewing)} ({mode})")
-        self.status.setText("   |   ".join(parts))
+        parts.append(f"VP {a.get('vp', 0)}-{i.get('vp', 0)}")
+        self.status.setText("   ".join(parts))
+        self.status.setFg(SIDE_INK.get(to_act, INK) if to_act == viewing and viewing else INK)
+        width = self.status.textNode.get_width() * 0.04
+        self.status_bg["frameSize"] = (0, width + 0.05, -0.085, 0)
 
     def set_team(self, text: str) -> None:
         """The co-op seat list (game.client.team.team_text), bottom left; hidden when empty."""
         self.team_text.setText(text)
         if not text:
             self.team_frame.hide()
+            self.ticker.root.show()
             return
         rows = text.count("\n") + 1
         height = 0.05 + 0.04 * rows
         self.team_frame["frameSize"] = (0, 1.0, -height, 0)
         self.team_frame.set_pos(0.02, 0, height + 0.02)
         self.team_frame.show()
+        self.ticker.root.set_z(height + 0.3)
 
     def set_busy(self, text: str) -> None:
         self.busy.setText(text)
 
-    def log(self, text: str, color=INK) -> None:
+    def log(self, text: str, color=INK, event: dict | None = None) -> None:
+        """An entry in the log (J); an engine event also goes to the ticker over the table."""
         self.log_lines.append((text, color))
         self.log_lines = self.log_lines[-200:]
         self._render_log()
+        if event is not None:
+            self.ticker.add(event, color)
+
+    def toggle_log(self) -> None:
+        self.log_frame.show() if self.log_frame.is_hidden() else self.log_frame.hide()
 
     def _render_log(self) -> None:
         """The newest entries that fit in the box, each whole (an entry longer than the box keeps its
@@ -302,36 +381,80 @@ class Hud:
             room -= len(rows)
         self.log_text.setText("\n".join(row for rows in reversed(shown) for row in rows))
 
-    # -- element panel ---------------------------------------------------------------------------
+    # -- the menu beside the selected piece ------------------------------------------------------
     def show_panel(self, title: str, body: str, actions: list[tuple[str, Callable[[], None], bool]],
                    title_color=INK) -> None:
+        """A choice to make (a target, a colour, confirm): buttons under a title, beside the piece."""
+        from game.client.actions_menu import Row
+
+        self.show_menu(title, body, [Row("action", label, callback=cb, enabled=ok) for label, cb, ok in actions],
+                       title_color)
+
+    def show_menu(self, title: str, body: str, rows: list, title_color=INK, big: tuple[str, str] | None = None) -> None:
+        """Draw ``rows`` (``actions_menu.Row``: headings, offers with their price, side actions) under a
+        title and a small body; ``big`` = (words, number): the chance that matters, large."""
+        self._clear_panel()
         self.panel_title.setText(title)
         self.panel_title.setFg(title_color)
-        drop = 0.05 * (max(1, self.panel_title.textNode.get_num_rows()) - 1)  # a long title wraps: the rest moves down
-        self.panel_body.setPos(0.03, -0.12 - drop)
-        self.panel_body.setText(_wrap(body, 48))
+        drop = 0.05 * (max(1, self.panel_title.textNode.get_num_rows()) - 1)
+        y = -0.085 - drop
+        if big and big[1]:
+            t = OnscreenText(parent=self.panel, text=big[1], pos=(0.03, y - 0.07), scale=0.08, fg=ACCENT,
+                             align=p3d.TextNode.A_left)
+            words = OnscreenText(parent=self.panel, text=_wrap(big[0], 24), pos=(0.06 + t.textNode.get_width() * 0.08,
+                                 y - 0.045), scale=0.032, fg=INK, align=p3d.TextNode.A_left)
+            self.panel_items += [t, words]
+            y -= 0.1
+        self.panel_body.setText(_wrap(body, 46))
+        self.panel_body.setPos(0.03, y - 0.03)
+        if body:
+            y -= 0.03 + 0.034 * max(1, self.panel_body.textNode.get_num_rows())
+        y -= 0.015
+        for row in rows[:16]:
+            y = self._row(row, y)
+        height = -y + 0.02
+        self.panel_size = (PANEL_W, height)
+        self.panel["frameSize"] = (0, PANEL_W, -height, 0)
+        self.panel.show()
+        self.place_panel()
+
+    def _row(self, row, y: float) -> float:
+        if row.kind == "heading":
+            t = OnscreenText(parent=self.panel, text=row.label, pos=(0.035, y - 0.03), scale=0.027, fg=ACCENT,
+                             align=p3d.TextNode.A_left)
+            self.panel_items.append(t)
+            return y - 0.038
+        small = row.kind == "side"
+        scale = 0.034 if small else 0.04
+        label = _wrap(row.label, 34 if small else 26)
+        lines = label.count("\n")
+        hgt = 0.054 + 0.04 * lines
+        enabled = row.enabled
+        b = DirectButton(parent=self.panel, text=row.label, text_scale=scale, text_align=p3d.TextNode.A_left,
+                         text_wordwrap=(PANEL_W - 0.19) / scale,
+                         text_fg=INK if enabled else DIM, text_pos=(0.02, -0.038),
+                         frameColor=(0.17, 0.21, 0.25, 0.95) if enabled else (0.14, 0.15, 0.16, 0.7),
+                         pos=(0.02, 0, y), command=row.callback if enabled else None, relief=DGG.FLAT,
+                         frameSize=(0, PANEL_W - 0.04, -hgt + 0.004, 0))
+        b["state"] = DGG.NORMAL if enabled else DGG.DISABLED
+        self.buttons.append(b)
+        price = "  ".join(p for p in (row.note, row.cost) if p)
+        if price:
+            t = OnscreenText(parent=b, text=price, pos=(PANEL_W - 0.06, -0.037), scale=0.03,
+                             fg=ACCENT if row.cost else DIM, align=p3d.TextNode.A_right)
+            self.panel_items.append(t)
+        return y - hgt - 0.006
+
+    def _clear_panel(self) -> None:
         for b in self.buttons:
             b.destroy()
         self.buttons = []
-        lines = max(1, self.panel_body.textNode.get_num_rows()) if body else 0
-        y = -0.14 - drop - 0.035 * lines - 0.02
-        for label, callback, enabled in actions[:14]:
-            b = DirectButton(parent=self.panel, text=_wrap(label, 44), text_scale=0.03, text_align=p3d.TextNode.A_left,
-                             text_fg=INK if enabled else DIM, frameColor=(0.22, 0.26, 0.18, 0.95) if enabled
-                             else (0.2, 0.2, 0.2, 0.7), pad=(0.02, 0.012), pos=(0.04, 0, y),
-                             command=callback if enabled else None, relief=DGG.FLAT,
-                             frameSize=(-0.01, 0.9, -0.028 - 0.03 * label.count("\n"), 0.04))
-            b["state"] = DGG.NORMAL if enabled else DGG.DISABLED
-            self.buttons.append(b)
-            y -= 0.085 + 0.03 * _wrap(label, 44).count("\n")
-        height = max(0.3, -y + 0.02)
-        self.panel["frameSize"] = (0, 0.98, -height, 0)
-        self.panel.show()
+        for t in self.panel_items:
+            t.destroy()
+        self.panel_items = []
 
     def hide_panel(self) -> None:
-        for b in self.buttons:
-            b.destroy()
-        self.buttons = []
+        self._clear_panel()
         self.panel.hide()
 
     def set_prompt(self, text: str) -> None:
@@ -342,41 +465,55 @@ class Hud:
         """One roll on its own (kept for callers that show a single event)."""
         self.show_rolls([event], seconds)
 
-    def show_rolls(self, events: list[dict], seconds: float = 10.0) -> None:
-        """The rolls of one action, as rows of dice: each die green when it scored, red when it did
-        not, with the score needed, the modifiers and their clauses, and the result in words. Rolls of
-        the same kind in a row (a stand's saves, say) share one row, so a pool reads as a pool."""
-        rows = roll_rows(events)[-5:]
+    def show_rolls(self, events: list[dict], seconds: float = 7.0) -> None:
+        """The rolls of one action, as rows of dice: a die that scored is yellow with a dark digit, one
+        that missed is grey and struck through (shape as well as hue, for colour-blind eyes), with the
+        score needed large, the modifiers and their clauses small, and the result in words. Rolls of the
+        same kind in a row (a stand's saves, say) share one row, so a pool reads as a pool."""
+        rows = roll_rows(events)[-4:]
         if not rows:
             return
         if self.dice_frame is not None:
             self.dice_frame.destroy()
-        width, per_row = 1.16, 12
-        heights = [0.2 + (0.045 if r["mods"] else 0.0) + 0.07 * (max(len(r["dice"]) - 1, 0) // per_row) for r in rows]
-        total = sum(heights) + 0.03
+        per_row, cell = 10, 0.075
+        most = max(min(len(r["dice"]), per_row) for r in rows)
+        width = max(0.6, 0.06 + cell * most + 0.3)
+        heights = [0.17 + (0.04 if r["mods"] else 0.0) + cell * (max(len(r["dice"]) - 1, 0) // per_row) for r in rows]
+        total = sum(heights) + 0.02
         f = DirectFrame(parent=self.dice_anchor, frameColor=PANEL, frameSize=(-width, 0, 0, total),
                         pos=(-0.02, 0, 0.1))
-        y = total - 0.015
+        y = total - 0.01
         for r, h in zip(rows, heights, strict=True):
-            OnscreenText(parent=f, text=r["title"], pos=(-width + 0.03, y - 0.04), scale=0.036,
+            OnscreenText(parent=f, text=_short(r["title"], 30), pos=(-width + 0.03, y - 0.035), scale=0.03,
                          fg=r["ink"], align=p3d.TextNode.A_left)
-            OnscreenText(parent=f, text=r["summary"], pos=(-0.03, y - 0.04), scale=0.036, fg=ACCENT,
+            OnscreenText(parent=f, text=r["summary"], pos=(-0.03, y - 0.035), scale=0.032, fg=INK,
                          align=p3d.TextNode.A_right)
             for k, (d, ok) in enumerate(r["dice"]):
-                cx = -width + 0.07 + 0.085 * (k % per_row)
-                cy = y - 0.11 - 0.07 * (k // per_row)
-                fill = DIE_NEUTRAL if ok is None else DIE_HIT if ok else DIE_MISS
-                DirectFrame(parent=f, frameColor=fill, frameSize=(-0.034, 0.034, -0.034, 0.034), pos=(cx, 0, cy))
-                OnscreenText(parent=f, text=str(d), pos=(cx, cy - 0.016), scale=0.046, fg=(0.08, 0.08, 0.08, 1))
-            dy = y - 0.11 - 0.07 * (max(len(r["dice"]) - 1, 0) // per_row)
-            OnscreenText(parent=f, text=r["need"], pos=(-width + 0.04 + 0.085 * min(len(r["dice"]), per_row), dy - 0.014),
-                         scale=0.032, fg=DIM, align=p3d.TextNode.A_left)
+                cx = -width + 0.065 + cell * (k % per_row)
+                cy = y - 0.095 - cell * (k // per_row)
+                self._die(f, cx, cy, d, ok)
+            dy = y - 0.095 - cell * (max(len(r["dice"]) - 1, 0) // per_row)
+            need = r["need"].split("  [")[0]
+            if need:
+                OnscreenText(parent=f, text=need.replace("need", "needs"), pos=(-0.03, dy - 0.022), scale=0.05,
+                             fg=ACCENT, align=p3d.TextNode.A_right)
             if r["mods"]:
-                OnscreenText(parent=f, text=_short(r["mods"], 72), pos=(-width + 0.03, dy - 0.08), scale=0.028,
+                OnscreenText(parent=f, text=_short(r["mods"], 64), pos=(-width + 0.03, dy - 0.075), scale=0.026,
                              fg=DIM, align=p3d.TextNode.A_left)
             y -= h
         self.dice_frame = f
         self._later(seconds, self._hide_dice, "dice", f)
+
+    @staticmethod
+    def _die(parent, cx: float, cy: float, d, ok) -> None:
+        fill = DIE_NEUTRAL if ok is None else DIE_HIT if ok else DIE_MISS
+        ink = (0.92, 0.92, 0.92, 1) if ok is False else (0.08, 0.08, 0.08, 1)
+        DirectFrame(parent=parent, frameColor=fill, frameSize=(-0.03, 0.03, -0.03, 0.03), pos=(cx, 0, cy))
+        OnscreenText(parent=parent, text=str(d), pos=(cx, cy - 0.015), scale=0.042, fg=ink)
+        if ok is False:  # struck through: a miss reads as a miss without its colour
+            strike = DirectFrame(parent=parent, frameColor=(0.95, 0.95, 0.95, 1), frameSize=(-0.036, 0.036, -0.004, 0.004),
+                                 pos=(cx, 0, cy))
+            strike.set_r(-40)
 
     def _hide_dice(self, frame) -> None:
         if self.dice_frame is frame:
@@ -396,34 +533,35 @@ class Hud:
         self.banner_text.show()
         self._later(seconds, self.banner_text.hide, "banner")
 
-    def set_caption(self, text: str, sub: str = "") -> None:
-        """Attract mode: a caption big enough to read across a room, and a line under it."""
+    def set_caption(self, text: str, sub: str = "", number: str = "") -> None:
+        """Attract mode: a caption big enough to read across a room (outlined, no panel behind it), the
+        number that matters under it in the accent colour, and a small line (the turn, the clause)."""
         if not text and not sub:
             self.caption_frame.hide()
             return
-        self.caption.setText(_wrap(text, 44))
-        self.caption_sub.setText(sub)
+        self.caption.setText(_wrap(text, 36))
         rows = max(1, self.caption.textNode.get_num_rows())
-        self.caption_frame["frameSize"] = (-1.7, 1.7, -0.11, 0.04 + 0.095 * rows)
-        self.caption.setPos(0, 0.095 * rows - 0.06)
-        self.caption_sub.setPos(0, -0.075)
+        self.caption.setPos(0, 0.1 * (rows - 1) + 0.02)
+        self.caption_sub.setText(f"{number}   {sub}".strip() if number else sub)
+        self.caption_sub.setFg(ACCENT if number else DIM)
+        self.caption_sub.setPos(0, -0.07)
         self.caption_frame.show()
 
     # -- overlays --------------------------------------------------------------------------------
     def show_overlay(self, title: str, body: str, buttons: list[tuple[str, Callable[[], None]]],
                      opaque: bool = False) -> DirectFrame:
         self.hide_overlay()
-        f = DirectFrame(parent=self.app.aspect2d, frameColor=(0.04, 0.05, 0.04, 1.0 if opaque else 0.86),
+        f = DirectFrame(parent=self.app.aspect2d, frameColor=(0.04, 0.05, 0.06, 1.0 if opaque else 0.88),
                         frameSize=(-4, 4, -1.1, 1.1), state=DGG.NORMAL)
         f.set_bin("gui-popup", 50)
         inner = f.attach_new_node("inner")
         inner.set_scale(self.scale)
-        OnscreenText(parent=inner, text=title, pos=(0, 0.45), scale=0.09, fg=ACCENT, shadow=(0, 0, 0, 1))
+        OnscreenText(parent=inner, text=title, pos=(0, 0.45), scale=0.09, fg=ACCENT)
         OnscreenText(parent=inner, text=_wrap(body, 70), pos=(0, 0.3), scale=0.045, fg=INK)
         x = -0.45 * (len(buttons) - 1)
         for label, cb in buttons:
             DirectButton(parent=inner, text=label, text_scale=0.05, pos=(x, 0, -0.45), command=cb,
-                         frameColor=(0.25, 0.3, 0.2, 1), text_fg=INK, pad=(0.05, 0.03), relief=DGG.FLAT)
+                         frameColor=(0.2, 0.26, 0.32, 1), text_fg=INK, pad=(0.05, 0.03), relief=DGG.FLAT)
             x += 0.9
         self.overlay = f
         self.overlay_title = title
@@ -439,13 +577,18 @@ class Hud:
             self.help_frame.destroy()
             self.help_frame = None
             return
-        f = DirectFrame(parent=self.app.aspect2d, frameColor=(0.03, 0.04, 0.03, 0.92),
-                        frameSize=(-1.45, 1.45, -0.75, 0.8))
+        f = DirectFrame(parent=self.app.aspect2d, frameColor=(0.04, 0.05, 0.06, 0.94),
+                        frameSize=(-1.45, 1.45, -0.8, 0.8))
         f.set_scale(self.scale)
         f.set_bin("gui-popup", 60)
-        OnscreenText(parent=f, text=HELP, pos=(-1.35, 0.68), scale=0.042, fg=INK, align=p3d.TextNode.A_left,
+        OnscreenText(parent=f, text=HELP, pos=(-1.35, 0.68), scale=0.04, fg=INK, align=p3d.TextNode.A_left,
                      font=p3d.TextNode.get_default_font())
         self.help_frame = f
+
+    def update(self) -> None:
+        """Per frame: the ticker fades old events; the menu follows its piece as the camera moves."""
+        self.ticker.update()
+        self.place_panel()
 
     def destroy(self) -> None:
         for tag in ("dice", "banner"):
@@ -457,8 +600,8 @@ class Hud:
             self.dice_frame.destroy()
             self.dice_frame = None
         self.caption_frame.destroy()
-        for b in self.buttons:
-            b.destroy()
+        self._clear_panel()
+        self.ticker.destroy()
         for f in (self.status_bg, self.log_frame, self.panel, self.team_frame):
             f.destroy()  # a DirectGUI item outlives its node unless destroyed (a leak per game, issue 11)
         for a in self.anchors:

@@ -1,8 +1,9 @@
 """Stands, blinds and markers on the table, kept in step with the engine's views.
 
 A stand is its base and figures (``models/<model>.glb``), turned to its facing, with a rim in its side's
-colour and a side token on its rear edge: a blue square for the Allies, a red triangle for the
-insurgents (shape as well as colour, readable across a room). Element status (pinned, winded, low
+colour (sky blue for the Allies, orange for the insurgents: a colour-blind-safe pair) and a side token
+on its rear edge: a square for the Allies, a triangle for the insurgents (shape as well as colour,
+readable across a room). Element status (pinned, winded, low
 ammo, overwatch, hold) stands as counters behind the element's first stand; wounded stands wear a
 casualty ring. Blinds are discs with a "?"; markers the engine lists (casualty tokens, smoke, target
 markers with their delay die, echoes) are drawn by kind, an unknown kind as a labelled chit. Stands,
@@ -21,7 +22,9 @@ from direct.interval.IntervalGlobal import LerpPosHprInterval, Sequence, Wait
 from game.client import geom
 from game.client.assets import ModelLibrary
 
-SIDE_COLORS = {"allied": (0.25, 0.55, 1.0, 1.0), "insurgent": (1.0, 0.28, 0.2, 1.0)}
+SIDE_COLORS = {"allied": (0.337, 0.706, 0.914, 1.0), "insurgent": (0.902, 0.624, 0.0, 1.0)}
+"""#56B4E9 and #E69F00 (Okabe-Ito): a pair colour-blind eyes tell apart, the HUD's too (hud.SIDE_INK)."""
+SELECTED_COLOR = (0.97, 0.97, 0.97, 1.0)  # the selection's ring: white, apart from either side's colour
 SIDE_TOKEN = {"allied": "side_allied", "insurgent": "side_insurgent"}
 STATUS_MARKERS = ["pinned", "winded", "low_ammo", "overwatch", "stunned", "hold"]
 MARKER_MODELS = {"casualty": "casualty_token", "casualty_token": "casualty_token", "smoke": "smoke",
@@ -52,6 +55,15 @@ def text_node(text: str, scale: float, color=(1, 1, 1, 1), billboard: bool = Tru
     np_.set_bin("fixed", 30)
     np_.set_depth_test(False)
     return np_
+
+
+def stand_bin() -> str:
+    """The cull bin stands draw in: after the opaque table (so a stand's blob shadow blends over the
+    ground) and before the transparent bin (so translucent canopy still lies over the stands beneath)."""
+    bins = p3d.CullBinManager.get_global_ptr()
+    if bins.find_bin("stands") < 0:
+        bins.add_bin("stands", p3d.CullBinEnums.BT_state_sorted, 25)
+    return "stands"
 
 
 @dataclass
@@ -128,18 +140,21 @@ class Pieces:
         node.set_tag("stand", s["id"])
         key = s.get("model") or s.get("type") or ""
         if self.library.has(key):
-            self.library.instance(key, node)
+            model = self.library.instance(key, node)
+            # its first faces are its soft shadow (models/build_models.py): blended, after the table
+            model.set_transparency(p3d.TransparencyAttrib.M_alpha, 1)
+            model.set_bin(stand_bin(), 0)
         else:  # a stand type with no model yet: a plain base, never nothing
             import trimesh.creation as tc
 
-            mesh = tc.box(extents=(w, d, BASE_H))
+            mesh = tc.box(extents=(d, w, BASE_H))  # depth along the facing, width across it
             mesh.apply_translation((0, 0, BASE_H / 2))
             node.attach_new_node(geom.trimesh_node(key or "base", mesh, (0.4, 0.35, 0.22, 1)))
         side = s.get("side", "allied")
         token = self.library.instance(SIDE_TOKEN.get(side, "side_allied"), node)
-        token.set_pos(-w / 2 + 0.2, 0, BASE_H)
+        token.set_pos(-d / 2 + 0.2, 0, BASE_H)
         color = SIDE_COLORS.get(side, (0.8, 0.8, 0.8, 1))
-        hw, hd = w / 2 + 0.03, d / 2 + 0.03
+        hw, hd = d / 2 + 0.03, w / 2 + 0.03  # x: front to back (depth), y: across (width)
         rim = geom.lines("rim", [[(-hw, -hd, 0.03), (hw, -hd, 0.03), (hw, hd, 0.03), (-hw, hd, 0.03),
                                   (-hw, -hd, 0.03)]], color, 3.0)
         rim.reparent_to(node)
@@ -149,7 +164,7 @@ class Pieces:
         hurt = bool(s.get("wounded")) or int(s.get("hits", 0) or 0) > 0
         if hurt and piece.ring is None:
             piece.ring = self.library.instance("casualty_ring", piece.node)
-            piece.ring.set_scale(piece.width * 1.05, piece.depth * 1.25, 1)
+            piece.ring.set_scale(piece.depth * 1.25, piece.width * 1.05, 1)
         elif not hurt and piece.ring is not None:
             piece.ring.remove_node()
             piece.ring = None
@@ -176,7 +191,7 @@ class Pieces:
                 if status == "hold":
                     key = "overwatch"
                 m = self.library.instance(key, holder)
-                m.set_pos(-lead.width / 2 - 0.3, lead.depth / 2 - 0.3 - 0.5 * k, 0)
+                m.set_pos(-lead.depth / 2 - 0.3, lead.width / 2 - 0.3 - 0.5 * k, 0)
                 k += 1
             self.element_markers[eid] = holder
             label = text_node(e.get("name", eid), 0.42, SIDE_COLORS.get(e.get("side"), (1, 1, 1, 1)),
@@ -403,12 +418,23 @@ class Pieces:
             if piece is None:
                 continue
             piece.node.set_shader_input("u_highlight", (1.0, 0.85, 0.3, 0.25))
-            hw, hd = piece.width / 2 + 0.12, piece.depth / 2 + 0.12
+            hw, hd = piece.depth / 2 + 0.12, piece.width / 2 + 0.12
             ring = geom.lines("sel", [[(-hw, -hd, 0.05), (hw, -hd, 0.05), (hw, hd, 0.05), (-hw, hd, 0.05),
-                                       (-hw, -hd, 0.05)]], (1.0, 0.9, 0.3, 1.0), 4.0)
+                                       (-hw, -hd, 0.05)]], SELECTED_COLOR, 4.0)
             ring.reparent_to(self.selection)
             ring.set_pos(piece.node.get_pos())
             ring.set_h(piece.node.get_h())
+
+    def select_blind(self, blind: str | None) -> None:
+        """Ring one of the side's own Blind markers as the selection, as a stand's element is ringed."""
+        self.select(None)
+        node = self.blinds.get(blind) if blind is not None else None
+        if node is None:
+            return
+        self.selection = self.root.attach_new_node("selection")
+        ring = geom.lines("sel-blind", [geom.circle_points(0, 0, RING["blind"] + 0.2, 0.06, 40)], SELECTED_COLOR, 4.0)
+        ring.reparent_to(self.selection)
+        ring.set_pos(node.get_pos())
 
     def element_centre(self, element: str) -> p3d.LPoint3 | None:
         pts = [self.stands[s].node.get_pos() for s in self.elements.get(element, {}).get("stands", [])
@@ -433,8 +459,8 @@ class Pieces:
         best: tuple[float, tuple[str, str]] | None = None
         if "stand" in only:
             for piece in self.stands.values():
-                t = self._ray_hits_rect(origin, direction, piece.node, piece.width / 2 + 0.1,
-                                        piece.depth / 2 + 0.1, 0.4)
+                t = self._ray_hits_rect(origin, direction, piece.node, piece.depth / 2 + 0.1,
+                                        piece.width / 2 + 0.1, 0.4)
                 if t is not None and (best is None or t < best[0]):
                     best = (t, ("stand", piece.id))
         for what, nodes in (("blind", self.blinds), ("marker", self.markers)):
