@@ -241,9 +241,11 @@ class DinkyDauApp:
             p3d.load_prc_file_data("dinkydau-offscreen", "load-display p3headlessgl\nnotify-level-device fatal")
         from direct.showbase.ShowBase import ShowBase
 
+        from game.client import sound
         from game.client.assets import ModelLibrary
         from game.client.link import EngineLink, default_factory
 
+        sound.prepare()
         self.base = ShowBase(windowType="offscreen" if settings.offscreen else None)
         self.settings = settings = settings.resolve(software_renderer(self.base))
         self.base.disable_mouse()

@@ -58,7 +58,9 @@ class ClientSettings:
             f"window-title {self.title}",
             f"fullscreen {'#t' if self.fullscreen else '#f'}",
             f"sync-video {'#t' if self.vsync and not self.offscreen else '#f'}",
-            "audio-library-name null",
+            # OpenAL: the set pieces' sound board needs it (Panda3D loads one audio library per process,
+            # with the first window); game.client.sound.prepare picks the null driver with no device
+            "audio-library-name p3openal_audio",
             "framebuffer-multisample 0",
             "textures-power-2 none",
             "gl-coordinate-system default",

@@ -185,6 +185,13 @@ def _no_device() -> bool:
     return not (os.path.exists("/dev/snd") or os.environ.get("PULSE_SERVER") or os.environ.get("PIPEWIRE_REMOTE"))
 
 
+def prepare() -> None:
+    """Before the window opens (Panda3D loads its audio library once, with the first ShowBase): with no
+    sound device, OpenAL's null driver, so every call works and nothing is heard."""
+    if _no_device():
+        os.environ.setdefault("ALSOFT_DRIVERS", "null")
+
+
 _mounted = False
 
 
@@ -223,8 +230,7 @@ class SoundBoard:
         self.manager = None
         self.audio3d = None
         self.problem = ""
-        if _no_device():
-            os.environ.setdefault("ALSOFT_DRIVERS", "null")
+        prepare()
         try:
             p3d.load_prc_file_data("dinkydau-sound", "audio-library-name p3openal_audio")
             manager = p3d.AudioManager.create_AudioManager()
