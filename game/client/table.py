@@ -70,6 +70,23 @@ BUILDINGS: dict[str, tuple[float, tuple[float, float, float, float], tuple[float
     "bunker": (0.5, (0.36, 0.30, 0.20, 1.0), (0.30, 0.36, 0.18, 1.0)),
     "wreck": (0.6, (0.30, 0.32, 0.28, 1.0), (0.30, 0.32, 0.28, 1.0)),
 }
+# terrain the water shader draws, with its colour (the bed shows through toward the shore)
+WATER_COLORS: dict[str, tuple[float, float, float]] = {
+    "stream": (0.17, 0.22, 0.17),
+    "river": (0.14, 0.20, 0.18),
+    "paddy": (0.22, 0.25, 0.20),
+}
+RICE = (0.36, 0.52, 0.18)
+RICE_ROWS = 0.22
+"""Spacing of the rice rows in a paddy, inches."""
+FLOW = 0.25
+"""How fast streams flow, inches per second."""
+PAINTED_ROLES = ("ground", "trail", "mud", "bund", "crater", "trench", "spider_hole", "rubble")
+"""Baked nodes coloured by the painted mat (game/client/mat.py) rather than by their material."""
+FRAME_RIM, FRAME_LIP = 1.5, 0.3
+"""Width of the wooden frame round the mat, and how far it stands above it, inches."""
+FLOOR_Z = -30.0
+"""The hall's floor, inches below the table top."""
 OVERLAY_ORDER = ["paddy", "mud", "light", "rubber", "secondary", "dense", "bamboo", "mangrove", "rubble",
                  "crater", "stream", "river", "bund", "trail", "trench", "spider_hole"]
 
@@ -88,6 +105,22 @@ def feature_shape(f: dict):
     w, d = f.get("size") or (1.0, 1.0)
     shape = box(x - w / 2, y - d / 2, x + w / 2, y + d / 2)
     return affinity.rotate(shape, f.get("rotation", 0.0), origin=(x, y))
+
+
+def _at(x: float, y: float, z: float) -> np.ndarray:
+    return trimesh.transformations.translation_matrix((x, y, z))
+
+
+def _texture(name: str, img: np.ndarray, fmt) -> p3d.Texture:
+    """A 2D texture over the table from an image array (row 0 south, components in Panda's BGR(A) order)."""
+    tex = p3d.Texture(name)
+    tex.setup_2d_texture(img.shape[1], img.shape[0], p3d.Texture.T_unsigned_byte, fmt)
+    tex.set_ram_image(np.ascontiguousarray(img).tobytes())
+    tex.set_wrap_u(p3d.SamplerState.WM_clamp)
+    tex.set_wrap_v(p3d.SamplerState.WM_clamp)
+    tex.set_minfilter(p3d.SamplerState.FT_linear_mipmap_linear)
+    tex.set_magfilter(p3d.SamplerState.FT_linear)
+    return tex
 
 
 def _polys(shape):
@@ -113,8 +146,9 @@ class Table:
         self.source = "features"
         self._build_frame()
         glb = scenario.get("glb")
-        if glb and Path(glb).exists():
-            self._load_glb(Path(glb))
+        self.glb = Path(glb) if glb else None
+        if self.glb is not None and self.glb.exists():
+            self._load_glb(self.glb)
             self.source = "glb"
         else:
             self._build_from_features()
@@ -122,18 +156,31 @@ class Table:
 
     # -- building ------------------------------------------------------------------------------
     def _build_frame(self) -> None:
+        """The wooden table: a top under the mat, a raised frame round it, legs, and the hall's floor."""
         w, h = self.width, self.height
-        rim = 1.5
-        top = tc.box(extents=(w + 2 * rim, h + 2 * rim, 1.2))
-        top.apply_translation((w / 2, h / 2, -0.62))
-        node = self.root.attach_new_node(geom.trimesh_node("table-top", top, TABLE_WOOD))
+        rim, lip, depth = FRAME_RIM, FRAME_LIP, 1.2
+        # the top lies below the baked ground's slab, which sinks under water and paddies
+        wood = [tc.box(extents=(w, h, depth), transform=_at(w / 2, h / 2, -0.8 - depth / 2))]
+        z0, z1 = -0.8 - depth, lip
+        for cx, cy, ex, ey in ((w / 2, -rim / 2, w + 2 * rim, rim), (w / 2, h + rim / 2, w + 2 * rim, rim),
+                               (-rim / 2, h / 2, rim, h), (w + rim / 2, h / 2, rim, h)):
+            wood.append(tc.box(extents=(ex, ey, z1 - z0), transform=_at(cx, cy, (z0 + z1) / 2)))
+        for lx in (2.0, w - 2.0):
+            for ly in (2.0, h - 2.0):
+                leg = tc.box(extents=(2.5, 2.5, z0 - FLOOR_Z), transform=_at(lx, ly, (z0 + FLOOR_Z) / 2))
+                wood.append(leg)
+        frame = trimesh.util.concatenate(wood)
+        node = self.root.attach_new_node(geom.trimesh_node("table-top", frame, TABLE_WOOD))
         node.set_tag("ground", "1")
+        node.set_shader_input("u_wood", 1.0)
         mat = tc.box(extents=(w, h, 0.04))
         mat.apply_translation((w / 2, h / 2, -0.02))
         self.mat = self.root.attach_new_node(geom.trimesh_node("mat", mat, MAT))
-        # a floor far below, so the table stands in a room rather than in the void
-        floor = tc.box(extents=(w * 8, h * 8, 1))
-        floor.apply_translation((w / 2, h / 2, -30))
+        self.mat.set_shader_input("u_paint", 1.0)
+        self.mat.set_shader_input("u_baked", 1.0)
+        # the floor of the hall, far below, so the table stands in a room rather than in the void
+        floor = tc.box(extents=(w * 30, h * 30, 1))
+        floor.apply_translation((w / 2, h / 2, FLOOR_Z - 0.5))
         self.root.attach_new_node(geom.trimesh_node("floor", floor, (0.16, 0.14, 0.12, 1)))
 
     def _load_glb(self, path: Path) -> None:
@@ -152,27 +199,94 @@ class Table:
         model.flatten_strong()
 
     def _tint(self, model: p3d.NodePath) -> None:
-        """Water and flooded paddies read as water: the bake's colours are the world engineer's, but a
-        stream baked mud-brown reads as a trail from across the room. Nodes are named ``role:feature``
-        (docs/terrain.md); their ``role``/``terrain`` extras, where the loader keeps them as tags, win."""
-        types = {str(f.get("id")): f.get("type") for f in self.features}
+        """Water and flooded paddies read as water, the ground as the painted mat. The bake's colours are
+        the world engineer's, but a stream baked mud-brown reads as a trail from across the room: water
+        nodes get the water shader (shaders/water.frag), with the stream's flow and the paddy's rice rows;
+        the ground and the earthen sheets on it (trails, bunds, mud) take their colour from the mat. Nodes
+        are named ``role:feature`` (docs/terrain.md); their ``role``/``terrain`` extras, where the loader
+        keeps them as tags, win."""
+        from game.client.scene import load_shader
+
+        by_id = {str(f.get("id")): f for f in self.features}
+        water_shader = None
         for np_ in model.find_all_matches("**/+GeomNode"):
             parts = np_.get_name().split(":")
             role = np_.get_net_tag("role") or parts[0]
             feature = parts[1] if len(parts) > 1 else ""
-            terrain = np_.get_net_tag("terrain") or types.get(feature) or role
+            terrain = np_.get_net_tag("terrain") or (by_id.get(feature) or {}).get("type") or role
+            berm = role == "trench" and len(parts) > 2  # (a trench's berm keeps its colour)
+            if role in PAINTED_ROLES and not berm:
+                np_.set_shader_input("u_paint", 1.0)
+                np_.set_shader_input("u_baked", 1.0)
+                if role == "bund":  # bunds lie on the paddy's water, which is drawn pulled forward (below)
+                    np_.set_depth_offset(3)
+                continue
             color = TINTS.get(role) or (TINTS.get(terrain) if role in ("water", "paddy") else None)
             if role == "water":
                 color = GROUND_COLORS.get(terrain) if terrain in ("stream", "river") else color
-            if color is not None:
-                # the colour comes from the glTF material (x vertex colours): replace both
-                mat = p3d.Material(f"tint-{role}")
-                mat.set_base_color(color)
-                np_.set_material(mat, 2)
-                np_.set_color((1, 1, 1, 1), 2)
-                # the ground's own vertex colours lie in the same plane: draw the water over them
-                np_.set_depth_offset(2)
-                np_.set_z(np_.get_z() + 0.015)
+            if color is None:
+                continue
+            # the colour comes from the glTF material (x vertex colours): replace both
+            mat = p3d.Material(f"tint-{role}")
+            mat.set_base_color(color)
+            np_.set_material(mat, 2)
+            np_.set_color((1, 1, 1, 1), 2)
+            # the ground's own vertex colours lie in the same plane: draw the water over them
+            np_.set_depth_offset(2)
+            np_.set_z(np_.get_z() + 0.015)
+            water_shader = water_shader or load_shader("water")
+            np_.set_shader(water_shader, 1)
+            for name, value in self._water_inputs(role, terrain, by_id.get(feature) or {}).items():
+                np_.set_shader_input(name, value)
+
+    @staticmethod
+    def _water_inputs(role: str, terrain: str, feature: dict) -> dict:
+        """The water shader's inputs for one stream or paddy: its colour, its flow, its rice rows."""
+        inputs = {"u_water": p3d.LVector3(*WATER_COLORS.get(terrain, WATER_COLORS["stream"])),
+                  "u_flow": p3d.LVector2(0, 0), "u_rows": p3d.LVector4(1, 0, RICE_ROWS, 0),
+                  "u_rice": p3d.LVector3(*RICE)}
+        path = feature.get("path") or []
+        if role == "water" and len(path) >= 2:
+            # one direction per stream: from its first point to its last (seeded streams are drawn downhill)
+            d = np.subtract(path[-1], path[0]).astype(float)
+            if np.hypot(*d) > 1e-6:
+                d *= FLOW / np.hypot(*d)
+                inputs["u_flow"] = p3d.LVector2(*d)
+        if role == "paddy" or terrain == "paddy":
+            with_shape = feature_shape(feature) if feature else None
+            if with_shape is not None and not with_shape.is_empty:
+                rect = np.asarray(with_shape.minimum_rotated_rectangle.exterior.coords)
+                e1, e2 = rect[1] - rect[0], rect[2] - rect[1]
+                e = e1 if np.hypot(*e1) >= np.hypot(*e2) else e2
+                e = e / max(np.hypot(*e), 1e-9)
+                inputs["u_rows"] = p3d.LVector4(float(e[0]), float(e[1]), RICE_ROWS, 0.75)
+            else:
+                inputs["u_rows"] = p3d.LVector4(1, 0, RICE_ROWS, 0.75)
+            inputs["u_water"] = p3d.LVector3(*WATER_COLORS["paddy"])
+        return inputs
+
+    def dress(self, sun: tuple[float, float, float],
+              cache: Path | None = None) -> tuple[p3d.Texture, p3d.Texture]:
+        """The painted mat and the baked light (for a baked table) as textures over the table, for the
+        lit and water shaders (``u_mat``, ``u_light``). ``sun``: unit vector toward the sun, table frame;
+        ``cache``: where the painted mat is kept between launches."""
+        from game.client.mat import mat_image
+
+        img = mat_image(self.features, self.width, self.height, cache)
+        self.mat_texture = _texture("mat", img[:, :, [2, 1, 0, 3]], p3d.Texture.F_rgba)
+        light = None
+        if self.source == "glb":
+            from game.world.lightmap import light_map
+
+            try:
+                light, _ = light_map(self.glb, self.width, self.height, sun)
+            except (OSError, ValueError):  # a table the light cannot be cast on is drawn unshaded
+                light = None
+        if light is None:
+            light = np.full((1, 1, 2), 255, np.uint8)
+        rgb = np.dstack([np.zeros(light.shape[:2], np.uint8), light[:, :, 1], light[:, :, 0]])  # BGR
+        self.light_texture = _texture("light", rgb, p3d.Texture.F_rgb)
+        return self.mat_texture, self.light_texture
 
     def _build_from_features(self) -> None:
         patches = self.root.attach_new_node("patches")
@@ -192,6 +306,8 @@ class Table:
                 self._woods(f)
             elif ftype in BUILDINGS:
                 self._building(f)
+        patches.set_shader_input("u_paint", 1.0)
+        patches.set_shader_input("u_baked", 1.0)
         patches.flatten_strong()
         self.canopy.flatten_strong()
 
@@ -271,6 +387,7 @@ class Table:
         self.canopy.set_depth_write(False)
         self.canopy.set_bin("transparent", 5)
         self.canopy.set_two_sided(True)
+        self.canopy.set_shader_input("u_backlight", 0.5)
 
     # -- queries ---------------------------------------------------------------------------------
     def set_canopy_visible(self, visible: bool) -> None:
