@@ -297,6 +297,7 @@ class DinkyDauApp:
         lens = self.base.cam.node().get_lens()
         lens.set_fov(40)
         lens.set_near_far(0.5, 2000)
+        self._pointing = False  # the flora's clearing follows the mouse (see _tick)
         self.base.task_mgr.add(self._tick, "dinkydau-tick")
         self.base.task_mgr.do_method_later(1.0, self._poll_remote, "dinkydau-remote-poll")
         self._bind_keys()
@@ -333,6 +334,13 @@ class DinkyDauApp:
             self._mouse_drag()
             self.camera.update(dt)
             self._mouse_hover()
+            watcher = self.base.mouseWatcherNode
+            if self.scene is not None and watcher is not None and (watcher.has_mouse() or self._pointing):
+                # the trees clear round the mouse pointer, so a stand in a wood is found; off the window,
+                # the clearing goes (a window with no mouse leaves the flora's pointer alone)
+                at = self.ground_point() if watcher.has_mouse() else None
+                self._pointing = at is not None
+                self.scene.flora.set_pointer(*(at or (None, None)))
         if self.shake is not None:
             self.shake.update(dt)
         if self.hud is not None:
@@ -505,9 +513,9 @@ class DinkyDauApp:
         self.base.win.request_properties(props)
 
     def toggle_canopy(self) -> None:
+        """Lift the trees off the table (as players lift a tree template) or put them back."""
         if self.scene is not None:
-            t = self.scene.table
-            t.set_canopy_visible(t.canopy.is_hidden())
+            self.scene.flora.toggle()
 
     def toggle_names(self) -> None:
         if self.scene is not None:
@@ -1673,6 +1681,10 @@ class DinkyDauApp:
             self.tool_state["tape"] = Tape(self.scene.overlays, self.scene.table.height_at)
             self.hud.set_prompt("Tape measure: click a stand or a point to measure from   M/Esc: put it away")
         else:
+            from game.client.tools import CanopyOverlay
+
+            # the canopy volumes the engine's rays use, shown while the tool is out (why a line is blocked)
+            self.tool_state["canopy"] = CanopyOverlay(self.scene.table)
             self.hud.set_prompt("Line of sight: click the spotter (a stand or a point), then the target   "
                                 "L/Esc: done")
 

@@ -1,5 +1,5 @@
 """Table tools drawn as overlays: the move ghost with its range circle, the tape measure, and the
-line of sight as the engine judged it."""
+line of sight as the engine judged it, over the canopy volumes its rays use."""
 
 from __future__ import annotations
 
@@ -185,6 +185,32 @@ class SightLine:
 
     def destroy(self) -> None:
         self.root.remove_node()
+
+
+class CanopyOverlay:
+    """While the line-of-sight tool is out, the canopy volumes the engine's rays measure are drawn over
+    the trees: translucent, a pale sight-green unlike any foliage, lit so their lumpy tops read as
+    solids, so a player sees why a line through a wood is blocked. ``destroy`` puts them away again."""
+
+    TINT = (0.55, 1.0, 0.8, 0.38)
+
+    def __init__(self, table):
+        self.table = table
+        self.was_hidden = table.canopy.is_hidden()
+        canopy = table.canopy
+        canopy.set_color_scale(self.TINT, 1)
+        canopy.set_shader_input("u_highlight", p3d.LVector4(0.05, 0.12, 0.1, 1.0))
+        canopy.set_transparency(p3d.TransparencyAttrib.M_alpha)
+        canopy.set_depth_write(False)
+        canopy.set_bin("transparent", 5)
+        canopy.set_two_sided(True)
+        table.set_canopy_visible(True)
+
+    def destroy(self) -> None:
+        canopy = self.table.canopy
+        canopy.clear_shader_input("u_highlight")
+        canopy.set_color_scale((1, 1, 1, getattr(self.table, "canopy_alpha", 0.55)))
+        self.table.set_canopy_visible(not self.was_hidden)
 
 
 def describe_los(r: dict) -> str:
