@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +75,13 @@ def play(app, events, view, watch=None, limit: int = 10 * 120) -> int:
 
 
 def nodes(app) -> int:
+    """The scene's node count once the set piece's sounds have played out (a sound at a fixed point has
+    an anchor node until it ends; the sounds run in real time, the presenter on the test's clock)."""
+    end = time.monotonic() + 10.0
+    while app.sound is not None and app.sound.playing and time.monotonic() < end:
+        app.base.task_mgr.step()
+        time.sleep(0.02)
+    assert app.sound is None or not app.sound.playing, "every sound of the sequence ends"
     return app.render.find_all_matches("**").get_num_paths()
 
 
