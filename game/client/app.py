@@ -301,6 +301,10 @@ class DinkyDauApp:
         self.base.task_mgr.add(self._tick, "dinkydau-tick")
         self.base.task_mgr.do_method_later(1.0, self._poll_remote, "dinkydau-remote-poll")
         self._bind_keys()
+        # A ShowBase made after another in one process can inherit its 2D layers' hidden state (a film
+        # hides the interface): show them, then --no-hud alone decides.
+        self.base.render2d.show()
+        self.base.aspect2d.show()
         if not settings.hud:  # --no-hud: nothing of the interface is drawn, screenshots included
             self.base.render2d.hide()
 

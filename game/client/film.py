@@ -273,7 +273,7 @@ def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float, cu
     app.mode = "watch"
     app.players = {"allied": "ai", "insurgent": "ai"}
     app._on_new(sit.start, advance=False)
-    app.base.aspect2d.hide()  # the table alone: a film has no interface
+    app.base.render2d.hide()  # the table alone: a film has no interface
     pres = app.presenter
     board = app.sound
     if cues is not None and board is not None:
@@ -356,7 +356,11 @@ def film_main(argv: list[str] | None = None) -> int:
     finally:
         if rec is not None:
             rec.picture_only()
+        # back to real time from the film's last frame, not from the real clock: time never runs
+        # backwards for the tasks and intervals scheduled on it (the process may go on, as tests do)
+        last = clock.get_frame_time()
         clock.set_mode(p3d.ClockObject.M_normal)
+        clock.set_real_time(last)
         app.shutdown()
 
 

@@ -132,7 +132,8 @@ def test_briefing_card_first_turn_guide_and_a_clean_screenshot(make_app, tmp_pat
     real_engine_or_skip()
     app = _open(make_app)
     app.toggle_briefing()
-    assert app.briefing.open and not app.hud.panel.is_hidden()
+    assert app.briefing.open
+    assert not app.hud.panel.is_hidden()
     app.on_click()  # "Click to begin"
     assert not app.briefing.open
     app.toggle_briefing()
