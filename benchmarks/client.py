@@ -1,4 +1,5 @@
-"""Client figures: launch to first frame, offscreen frames per second, Geoms drawn for a full table.
+"""Client figures: launch to first frame, offscreen frames per second per tier (low: the software renderer's
+baked light; high: real-time shadows and post passes), Geoms drawn for a full table.
 
     python benchmarks/client.py [SCENARIO]
 
@@ -23,7 +24,7 @@ t0 = time.perf_counter()
 sys.path.insert(0, {repo!r})
 from game.client.app import DinkyDauApp
 from game.client.settings import ClientSettings
-size, shadows, scenario, frames = {size!r}, {shadows!r}, {scenario!r}, {frames!r}
+size, quality, scenario, frames = {size!r}, {quality!r}, {scenario!r}, {frames!r}
 factory, source = None, "engine"
 try:
     from game.engine.client import EngineProcess
@@ -31,7 +32,7 @@ try:
 except Exception as exc:
     from tests.client.fake_engine import FakeEngine
     factory, source, scenario = FakeEngine, "fake engine ({{}})".format(type(exc).__name__), "fake_patrol"
-app = DinkyDauApp(ClientSettings(size=tuple(size), offscreen=True, shadows=shadows), engine_factory=factory)
+app = DinkyDauApp(ClientSettings(size=tuple(size), offscreen=True, quality=quality), engine_factory=factory)
 if scenario is None:
     scenarios = app.link.call("engine.hello")["scenarios"]
     scenario = max(scenarios, key=lambda s: s["table"]["width"] * s["table"]["height"])["id"]
@@ -52,8 +53,8 @@ app.shutdown()
 """
 
 
-def run(size, shadows, scenario, frames=40) -> dict:
-    code = CHILD.format(repo=str(REPO), size=list(size), shadows=shadows, scenario=scenario, frames=frames)
+def run(size, quality, scenario, frames=40) -> dict:
+    code = CHILD.format(repo=str(REPO), size=list(size), quality=quality, scenario=scenario, frames=frames)
     t = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
@@ -67,17 +68,17 @@ def main(argv: list[str]) -> int:
     scenario = argv[0] if argv else None
     rows = []
     for size in ((1280, 720), (1920, 1080)):
-        for shadows in (True, False):
-            rows.append((size, shadows, run(size, shadows, scenario)))
+        for quality in ("low", "high"):
+            rows.append((size, quality, run(size, quality, scenario, frames=40 if quality == "low" else 8)))
     first = rows[0][2]
     print(f"table: {first['scenario']} {first['table'][0]:g}\" x {first['table'][1]:g}\" "
           f"(terrain from {first['table_source']}; views from {first['source']})")
-    print(f"launch to first frame (1280x720, shadows): {first['first_frame_s'] * 1000:.0f} ms "
+    print(f"launch to first frame (1280x720, low tier): {first['first_frame_s'] * 1000:.0f} ms "
           f"(whole process {first['process_s']:.2f} s)")
     print(f"Geoms drawn: {first['geoms']}")
-    print("| size | shadows | frames/s |\n|---|---|---:|")
-    for size, shadows, r in rows:
-        print(f"| {size[0]}x{size[1]} | {'on' if shadows else 'off'} | {r['fps']:.1f} |")
+    print("| size | tier | frames/s |\n|---|---|---:|")
+    for size, quality, r in rows:
+        print(f"| {size[0]}x{size[1]} | {quality} | {r['fps']:.1f} |")
     return 0
 
 

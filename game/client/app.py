@@ -245,11 +245,13 @@ class DinkyDauApp:
         from game.client.assets import ModelLibrary
         from game.client.link import EngineLink, default_factory
 
+        # the engine's process starts first and loads while the window opens (launch to first frame)
+        self.link = EngineLink(engine_factory or default_factory)
+        self.link.start()
         sound.prepare()
         self.base = ShowBase(windowType="offscreen" if settings.offscreen else None)
         self.settings = settings = settings.resolve(software_renderer(self.base))
         self.base.disable_mouse()
-        self.link = EngineLink(engine_factory or default_factory)
         self.library = ModelLibrary()
         self.scene = None
         self.camera = None

@@ -69,6 +69,7 @@ class EngineLink:
         self._pending = 0
         self._generation = 0  # which engine process the answers come from; restart() starts the next
         self._lock = threading.Lock()
+        self._starting = threading.Lock()  # one engine made, whichever thread asks first
         self._thread = threading.Thread(target=self._work, name="engine-link", daemon=True)
         self._thread.start()
 
@@ -83,11 +84,23 @@ class EngineLink:
             self._pending += 1
         self._requests.put((method, dict(params or {}), on_result, on_error))
 
+    def start(self) -> None:
+        """Start the engine now (its process loads while the window opens), not at the first call. A
+        failure here is left for the first call to report, as it would have been without this."""
+        try:
+            self._engine()
+        except Exception:  # noqa: BLE001 - reported by the first call, through classify
+            pass
+
+    def _engine(self) -> Any:
+        with self._starting:
+            if self.engine is None:
+                self.engine = self.factory()
+            return self.engine
+
     def call(self, method: str, **params) -> Any:
         """Blocking call, for scripts and offscreen screenshots; raises the engine's own exceptions."""
-        if self.engine is None:
-            self.engine = self.factory()
-        return self.engine.call(method, **params)
+        return self._engine().call(method, **params)
 
     def poll(self) -> int:
         """Run the callbacks of finished calls (on the caller's thread); returns how many ran."""
@@ -115,9 +128,7 @@ class EngineLink:
             try:
                 if self.dead is not None:
                     raise ConnectionError(self.dead.message)
-                if self.engine is None:
-                    self.engine = self.factory()
-                result = self.engine.call(method, **params)
+                result = self._engine().call(method, **params)
             except Exception as exc:  # noqa: BLE001 - every failure is reported to the player
                 fault = classify(exc)
                 if isinstance(fault, EngineDied) and generation == self._generation:

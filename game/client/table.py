@@ -400,7 +400,9 @@ class Table:
             return self._height_cache[key]
         z = 0.0
         if self._ground_np is not None:
-            z = self._ray_height(x, y)
+            # the bucketed triangles first (microseconds), a collision ray where they have none (ms)
+            z = float(self._bucket_heights(np.array([x]), np.array([y]))[0])
+            z = max(0.0, z) if math.isfinite(z) else self._ray_height(x, y)
         else:
             pt = Point(x, y)
             for shape, top in self._hills:
@@ -416,6 +418,14 @@ class Table:
         xs, ys = np.asarray(xs, dtype=float).ravel(), np.asarray(ys, dtype=float).ravel()
         if self._ground_np is None:
             return np.array([self.height_at(x, y) for x, y in zip(xs, ys, strict=True)])
+        out = self._bucket_heights(xs, ys)
+        miss = ~np.isfinite(out)
+        for i in np.nonzero(miss)[0]:
+            out[i] = self.height_at(xs[i], ys[i])
+        return np.maximum(out, 0.0)
+
+    def _bucket_heights(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The top of the baked ground's triangles under each point; -inf where none lies under it."""
         if not hasattr(self, "_buckets"):
             self._buckets = self._bucket_ground()
         tris, start, order, cell, nx = self._buckets
@@ -439,10 +449,7 @@ class Table:
             inside = ok & (l1 >= -1e-6) & (l2 >= -1e-6) & (l3 >= -1e-6)
             z = l1 * a[:, 2] + l2 * b[:, 2] + l3 * cc[:, 2]
             np.maximum.at(out, pts[inside], z[inside])
-        miss = ~np.isfinite(out)
-        for i in np.nonzero(miss)[0]:
-            out[i] = self.height_at(xs[i], ys[i])
-        return np.maximum(out, 0.0)
+        return out
 
     def _bucket_ground(self, cell: float = 1.0):
         """The ground's triangles in table inches, and which lie over each ``cell``-inch square (CSR)."""
