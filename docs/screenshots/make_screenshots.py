@@ -1,14 +1,16 @@
-"""Regenerate the 1920x1080 JPEG screenshots in this folder against the real engine process.
+"""Regenerate the screenshots in this folder (PNG, 1280x720) against the real engine process.
 
     python docs/screenshots/make_screenshots.py [NAME ...]
 
-JPEG at quality 85 (``jpeg-quality`` in the client's PRC): a few hundred KB each instead of 2.4 MB PNGs.
+``hero.png`` (the README's first picture) and ``*-table.png`` / ``*-squad.png`` show each shipped scenario
+from the overview with the interface and close to a squad without it; the rest show one feature each.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -19,17 +21,17 @@ def _app():
     from game.client.app import DinkyDauApp
     from game.client.settings import ClientSettings
 
-    return DinkyDauApp(ClientSettings(size=(1920, 1080), offscreen=True))
+    return DinkyDauApp(ClientSettings(size=(1280, 720), offscreen=True))
 
 
-def shot(name: str, scenario: str, script, seed: int = 3) -> None:
+def shot(name: str, scenario: str, script, seed: int = 3, hud: bool = True) -> None:
     app = _app()
     try:
         app.open_game_sync(scenario, seed=seed)
         app.frame_camera("overview")
         script(app)
         app.settle(seconds=0.3)
-        app.screenshot(str(HERE / name))
+        app.screenshot(str(HERE / name), hud=hud)
         print("wrote", name, (HERE / name).stat().st_size // 1024, "KB")
     finally:
         app.shutdown()
@@ -141,18 +143,45 @@ def coop(name: str) -> None:
         app.shutdown()
 
 
+def hero(app) -> None:
+    """Low over the hamlet, the platoon in the foreground: the table as a visitor first sees it."""
+    app.camera.focus(24, 19, 0, 40)
+    app.camera.goal.pitch = 27
+    app.camera.goal.heading = 0
+
+
+def close_to_squad(element: str):
+    def script(app) -> None:
+        c = app.scene.pieces.element_centre(element)
+        app.select_element(element)
+        app.camera.focus(c.x, c.y + 2, 0, 16)
+        app.camera.goal.pitch = 32
+        app.camera.goal.heading = 20
+    return script
+
+
+def overview(name: str, scenario: str) -> None:
+    shot(name, scenario, lambda app: None)
+
+
+def squad(name: str, scenario: str, element: str) -> None:
+    shot(name, scenario, close_to_squad(element), hud=False)
+
+
+SCENARIOS = {"village_sweep": "sq1", "rubber_plantation": "sq1", "search_and_destroy": "sq1",
+             "firebase_relief": "p1"}
 SHOTS = {
-    "table-overview.jpg": lambda n: shot(n, "rubber_plantation", lambda app: None),
-    "village-sweep.jpg": lambda n: shot(n, "village_sweep", lambda app: None),
-    "top-down.jpg": lambda n: shot(n, "rubber_plantation", lambda app: app.frame_camera("top")),
-    "move-ghost.jpg": lambda n: shot(n, "village_sweep", move_ghost),
-    "line-of-sight.jpg": lambda n: shot(n, "village_sweep", los),
-    "odds-preview.jpg": lambda n: shot(n, "village_sweep", odds),
-    "firefight.jpg": lambda n: shot(n, "village_sweep", firefight),
-    "overwatch-arc.jpg": lambda n: shot(n, "village_sweep", overwatch),
-    "demo-mode.jpg": demo,
-    "search-and-destroy.jpg": lambda n: shot(n, "search_and_destroy", lambda app: None),
-    "coop-team.jpg": coop,
+    "hero.png": lambda n: shot(n, "village_sweep", hero, hud=False),
+    **{f"{sc.replace('_', '-')}-table.png": partial(overview, scenario=sc) for sc in SCENARIOS},
+    **{f"{sc.replace('_', '-')}-squad.png": partial(squad, scenario=sc, element=el) for sc, el in SCENARIOS.items()},
+    "top-down.png": lambda n: shot(n, "rubber_plantation", lambda app: app.frame_camera("top"), hud=False),
+    "move-ghost.png": lambda n: shot(n, "village_sweep", move_ghost),
+    "line-of-sight.png": lambda n: shot(n, "village_sweep", los),
+    "odds-preview.png": lambda n: shot(n, "village_sweep", odds),
+    "firefight.png": lambda n: shot(n, "village_sweep", firefight),
+    "overwatch-arc.png": lambda n: shot(n, "village_sweep", overwatch),
+    "demo-mode.png": demo,
+    "coop-team.png": coop,
 }
 
 

@@ -374,13 +374,19 @@ class DinkyDauApp:
         """Save the frame as a PNG; ``hud`` False leaves the interface out of this one picture (None: as
         the settings say, so ``--no-hud`` pictures have none)."""
         shown = not self.base.render2d.is_hidden()
+        pieces = self.scene.pieces if self.scene is not None else None
+        labels = pieces.labels_visible if pieces is not None else False
         if hud is not None and hud != shown:
             self.base.render2d.show() if hud else self.base.render2d.hide()
+        if hud is False and labels:  # the names over the pieces are interface too
+            pieces.set_labels_visible(False)
         try:
             self._save_frame(path)
         finally:
             if hud is not None and hud != shown:
                 self.base.render2d.show() if shown else self.base.render2d.hide()
+            if hud is False and labels:
+                pieces.set_labels_visible(True)
 
     def _save_frame(self, path: str) -> None:
         self.base.graphics_engine.render_frame()
