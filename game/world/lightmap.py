@@ -11,8 +11,8 @@ rays are cast from the ground
   sees: ambient occlusion, dark under a hootch's eaves, along a woodline, at the foot of a hill.
 
 What casts: the baked ``ground`` (hills shade their lee), ``building`` nodes (solid) and the ``canopy``
-volumes, which let ``CANOPY_LIGHT`` of the light through, as foliage does (the trees drawn in them are
-the canopy's look; the volume is the rules' truth and stands in for them here). Sheets (water, trails,
+volumes, which let a share of the light through by class (``CANOPY_LIGHT_BY_CLASS``), as foliage
+does (the trees drawn in them are the canopy's look; the volume is the rules' truth and stands in for them here). Sheets (water, trails,
 paddies) cast nothing. The result is a ``(rows, columns, 2)`` uint8 array, row 0 at the table's south
 edge: channel 0 the sunlight, channel 1 the sky seen. The client draws it on the ground through world
 x/y texture coordinates (``shaders/lit.frag``).
@@ -54,7 +54,11 @@ CANOPY_REACH = 10.0
 """How far a canopy volume counts for ambient occlusion, inches: from under it every ray is shaded, however
 high its lumpy top; from open ground a wood shades the sky low on that side."""
 CANOPY_LIGHT = 0.4
-"""Share of light that passes through a canopy volume."""
+"""Share of light that passes through a canopy volume (a class not in ``CANOPY_LIGHT_BY_CLASS``)."""
+CANOPY_LIGHT_BY_CLASS = {"dense": 0.35, "secondary": 0.4, "mangrove": 0.4, "bamboo": 0.55, "rubber": 0.5,
+                         "light": 0.8}
+"""Per canopy class (the glb's ``canopy`` extra): scrub and elephant grass, knee to head high and open,
+let most of the sun through; a triple canopy least. Without it a field of scrub cast a wood's shadow."""
 SOLID_ROLES = ("ground", "building")
 KEEP = 64
 """Light maps kept in a cache folder; older ones are deleted when a new one is written."""
@@ -62,14 +66,16 @@ GLTF_TO_TABLE = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
 """glTF (y up) to the table frame (z up): (x, y, z) -> (x, -z, y) (docs/terrain.md)."""
 
 
-def _casters(source: str | Path | bytes) -> tuple[trimesh.Trimesh, trimesh.Trimesh, trimesh.Trimesh | None]:
-    """(ground, ground + buildings, canopy volumes or None), in the table frame, from a baked .glb."""
+def _casters(source: str | Path | bytes) -> tuple[trimesh.Trimesh, trimesh.Trimesh, dict[float, trimesh.Trimesh]]:
+    """(ground, ground + buildings, canopy volumes by the share of light they let through), in the table
+    frame, from a baked .glb."""
     if isinstance(source, bytes):
         scene = trimesh.load(io.BytesIO(source), file_type="glb", force="scene")
     else:
         scene = trimesh.load(str(source), force="scene")
     meta = {child: data.get("metadata") for (_, child), data in scene.graph.transforms.edge_data.items()}
     kinds: dict[str, list[trimesh.Trimesh]] = {"ground": [], "building": [], "canopy": []}
+    classes: list[str] = []  # each canopy mesh's class
     for node in sorted(scene.graph.nodes_geometry):
         transform, name = scene.graph[node]
         mesh = scene.geometry[name]
@@ -83,11 +89,16 @@ def _casters(source: str | Path | bytes) -> tuple[trimesh.Trimesh, trimesh.Trime
         world.apply_transform(transform)
         world.vertices = np.asarray(world.vertices) @ GLTF_TO_TABLE.T
         kinds[role].append(world)
+        if role == "canopy":
+            classes.append(str((extras or {}).get("canopy", "")))
     if not kinds["ground"]:
         raise ValueError("the table has no node with extras.role 'ground' (docs/terrain.md)")
     ground = trimesh.util.concatenate(kinds["ground"])
     solid = trimesh.util.concatenate(kinds["ground"] + kinds["building"])
-    canopy = trimesh.util.concatenate(kinds["canopy"]) if kinds["canopy"] else None
+    by_light: dict[float, list[trimesh.Trimesh]] = {}
+    for mesh, cls in zip(kinds["canopy"], classes, strict=True):
+        by_light.setdefault(CANOPY_LIGHT_BY_CLASS.get(cls, CANOPY_LIGHT), []).append(mesh)
+    canopy = {k: trimesh.util.concatenate(v) for k, v in sorted(by_light.items())}
     return ground, solid, canopy
 
 
@@ -108,11 +119,12 @@ def _frame(normals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _light_through(origins: np.ndarray, dirs: np.ndarray, solid: RayMeshIntersector,
-                   canopy: RayMeshIntersector | None, reach: tuple[float, float] | None) -> np.ndarray:
-    """Share of light arriving along each ray: 0 past a solid, ``CANOPY_LIGHT`` through foliage, 1 clear.
-    With ``reach`` (solid, canopy), only occluders nearer than that count."""
+                   canopy: dict[float, RayMeshIntersector], reach: tuple[float, float] | None) -> np.ndarray:
+    """Share of light arriving along each ray: 0 past a solid, the least share of the foliage it passes
+    (``CANOPY_LIGHT_BY_CLASS``), 1 clear. With ``reach`` (solid, canopy), only occluders nearer count."""
     out = np.ones(len(origins))
-    for scene, keep, far in ((solid, 0.0, reach and reach[0]), (canopy, CANOPY_LIGHT, reach and reach[1])):
+    layers = [(solid, 0.0, reach and reach[0])] + [(rt, keep, reach and reach[1]) for keep, rt in canopy.items()]
+    for scene, keep, far in layers:
         if scene is None:
             continue
         if far is None:
@@ -140,7 +152,7 @@ def bake_light(source: str | Path | bytes, width: float, height: float, sun: tup
     ground, solid, canopy = _casters(source)
     ground_rt = RayMeshIntersector(ground)
     solid_rt = RayMeshIntersector(solid)
-    canopy_rt = RayMeshIntersector(canopy) if canopy is not None else None
+    canopy_rt = {keep: RayMeshIntersector(mesh) for keep, mesh in canopy.items()}
     nx, ny = max(1, round(width * ppi)), max(1, round(height * ppi))
     gx, gy = np.meshgrid((np.arange(nx) + 0.5) / ppi, (np.arange(ny) + 0.5) / ppi)
     top = float(solid.vertices[:, 2].max()) + 1.0

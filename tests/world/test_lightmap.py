@@ -66,7 +66,7 @@ def test_a_wood_casts_its_shadow_away_from_the_sun():
     shaded = texel(13.4, 12.6)[0]
     sunny = texel(17.0, 3.0)[0]
     assert shaded < 0.6 < sunny
-    assert shaded >= lightmap.CANOPY_LIGHT - 0.05, "foliage lets some light through"
+    assert shaded >= lightmap.CANOPY_LIGHT_BY_CLASS["dense"] - 0.05, "foliage lets some light through"
 
 
 def test_under_the_canopy_is_dim_but_not_black():
@@ -124,3 +124,17 @@ def test_prune_keeps_the_newest(tmp_path):
     removed = lightmap.prune_light(tmp_path, keep=2)
     assert sorted(p.name for p in removed) == [f"light-{i:024d}.npy" for i in range(3)]
     assert (tmp_path / "table-x.glb").exists()
+
+
+def test_scrub_lets_more_sun_through_than_triple_canopy():
+    """CANOPY_LIGHT_BY_CLASS: under knee-high scrub the ground is barely shaded; under a triple canopy
+    of the same footprint it is in deep shade."""
+    table = Table(24.0, 12.0, (
+        Feature("scrub", "light", polygon=((2.0, 2.0), (8.0, 2.0), (8.0, 8.0), (2.0, 8.0))),
+        Feature("jungle", "dense", polygon=((14.0, 2.0), (20.0, 2.0), (20.0, 8.0), (14.0, 8.0))),
+    ))
+    lm = lightmap.bake_light(bake.bake_glb(table), table.width, table.height, SUN).astype(float) / 255
+    under_scrub = lm[int(5 * lightmap.PPI), int(5 * lightmap.PPI), 0]
+    under_jungle = lm[int(5 * lightmap.PPI), int(17 * lightmap.PPI), 0]
+    assert under_scrub >= lightmap.CANOPY_LIGHT_BY_CLASS["light"] - 0.05
+    assert under_jungle <= lightmap.CANOPY_LIGHT_BY_CLASS["dense"] + 0.05
