@@ -156,7 +156,7 @@ def describe_odds(r: dict, names: dict[str, str] | None = None) -> str:
         if r.get("volley"):
             v = r["volley"]
             lines.append(f"Their volley first: at least one hit on you {_pct(_dist_ge(v.get('hits'), 1))}")
-        lines += [f"The assault stalls at 2\" (you are pinned): {_pct(r.get('p_stall'))}",
+        lines += [f"The volley cuts the assault down before it closes: {_pct(r.get('p_stall'))}",
                   f"You win the melee: {_pct(r.get('p_attacker_wins'))}",
                   f"They win: {_pct(r.get('p_defender_wins'))}"]
         if r.get("note"):
