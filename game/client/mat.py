@@ -24,8 +24,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 import zlib
 from pathlib import Path
 
@@ -34,10 +32,13 @@ import shapely
 from shapely.geometry import box
 
 from game.client.table import CANOPY, feature_shape
+from game.world.cache_files import load_array, prune_arrays, save_array
 
 MAT_VERSION = "1"
 PPI = 8
 """Mat texels per inch (a 6'x4' table: 576 x 384)."""
+KEEP = 16
+"""Painted mats kept in the cache folder (the oldest deleted when a new one is painted)."""
 SHORE = 0.6
 """Inches from a water edge to full depth in the alpha channel."""
 
@@ -251,22 +252,10 @@ def mat_image(features: list[dict], width: float, height: float, folder: Path | 
     if folder is None:
         return paint_mat(features, width, height, ppi)
     path = folder / f"mat-{_key(features, width, height, ppi)}.npy"
-    with contextlib.suppress(OSError, ValueError):
-        cached = np.load(path, allow_pickle=False)
-        if cached.dtype == np.uint8 and cached.ndim == 3 and cached.shape[2] == 4:
-            return cached
+    cached = load_array(path)
+    if cached is not None and cached.dtype == np.uint8 and cached.ndim == 3 and cached.shape[2] == 4:
+        return cached
     img = paint_mat(features, width, height, ppi)
-    with contextlib.suppress(OSError):
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.save(fh, img, allow_pickle=False)
-            os.replace(tmp, path)
-        finally:
-            Path(tmp).unlink(missing_ok=True)
-        mats = sorted(folder.glob("mat-*.npy"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-        for old in mats[16:]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+    save_array(path, img)
+    prune_arrays(folder, "mat-", KEEP)
     return img

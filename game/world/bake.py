@@ -636,7 +636,8 @@ def terrain_key(scenario: TableSpec, book: TerrainBook | None = None) -> str:
     return hashlib.sha256(json.dumps(blob, sort_keys=True, default=list).encode()).hexdigest()[:24]
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` at ``path`` through a temporary file and a rename: a reader sees all or nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -675,7 +676,7 @@ def baked_path(scenario: TableSpec, book: TerrainBook | None = None) -> Path:
     while len(_HANDED) > KEEP_BAKES:
         _HANDED.popitem(last=False)
     if age is None:
-        _write_atomic(path, bake_glb(scenario, book))
+        write_atomic(path, bake_glb(scenario, book))
         prune_bakes(path.parent)
     elif age > TOUCH_AFTER:
         with contextlib.suppress(OSError):  # a read-only cache still serves its bakes
@@ -733,5 +734,5 @@ def main_bake(scenario: TableSpec, out: str | Path | None = None) -> Path:
     if out is None:
         return baked_path(scenario)
     target = Path(out)
-    _write_atomic(target, bake_glb(scenario))
+    write_atomic(target, bake_glb(scenario))
     return target

@@ -25,18 +25,17 @@ smoke and craters (they move or come later; the client gives them blob shadows),
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import io
 import math
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import trimesh
 from trimesh.ray.ray_pyembree import RayMeshIntersector
+
+from game.world.cache_files import load_array, prune_arrays, save_array
 
 LIGHTMAP_VERSION = "1"
 """Bumped whenever the baked light changes; part of the cache key."""
@@ -219,34 +218,15 @@ def light_map(glb_path: str | Path, width: float, height: float, sun: tuple[floa
     glb_path = Path(glb_path)
     data = glb_path.read_bytes()
     path = glb_path.parent / f"light-{light_key(data, width, height, sun, ppi)}.npy"
-    with contextlib.suppress(OSError, ValueError):
-        cached = np.load(path, allow_pickle=False)
-        if cached.dtype == np.uint8 and cached.ndim == 3 and cached.shape[2] == 2:
-            return cached, path
+    cached = load_array(path)
+    if cached is not None and cached.dtype == np.uint8 and cached.ndim == 3 and cached.shape[2] == 2:
+        return cached, path
     light = bake_light(data, width, height, sun, ppi)
-    with contextlib.suppress(OSError):
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.save(fh, light, allow_pickle=False)
-            os.replace(tmp, path)
-        finally:
-            Path(tmp).unlink(missing_ok=True)
-        prune_light(path.parent)
+    save_array(path, light)
+    prune_light(path.parent)
     return light, path
 
 
 def prune_light(folder: Path, keep: int = KEEP) -> list[Path]:
     """Delete all but the ``keep`` newest light maps (``light-<key>.npy``, regular files) in a folder."""
-    maps = []
-    for entry in folder.glob("light-*.npy"):
-        with contextlib.suppress(OSError):
-            if entry.is_file() and not entry.is_symlink() and len(entry.stem) == len("light-") + 24:
-                maps.append((entry.stat().st_mtime_ns, entry))
-    maps.sort(reverse=True)
-    removed = []
-    for _, entry in maps[keep:]:
-        with contextlib.suppress(OSError):
-            entry.unlink()
-            removed.append(entry)
-    return removed
+    return prune_arrays(folder, "light-", keep)
