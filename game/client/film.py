@@ -310,9 +310,9 @@ def film_main(argv: list[str] | None = None) -> int:
 
     from game.client.app import DinkyDauApp
     from game.client.director import Director
-    from game.client.mixdown import CueSheet, level, mix, peak_dbfs, wav_bytes
+    from game.client.mixdown import CueSheet, level, mix, peak_dbfs
     from game.client.settings import ClientSettings
-    from game.client.sound import RATE
+    from game.client.sound import RATE, wav_bytes
 
     w, _, h = args.size.lower().partition("x")
     if not (w.isdigit() and h.isdigit()):

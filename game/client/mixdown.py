@@ -18,9 +18,7 @@ Left out: reverb, air absorption, occlusion by the canopy (as live).
 
 from __future__ import annotations
 
-import io
 import math
-import wave
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -213,17 +211,6 @@ def mix(sheet: CueSheet, length: float, gain: float = 1.0) -> np.ndarray:
         out[i0:i0 + m, 0] += left[:m]
         out[i0:i0 + m, 1] += right[:m]
     return limit(out)
-
-
-def wav_bytes(stereo: np.ndarray) -> bytes:
-    """(n, 2) floats in [-1, 1] as a 16-bit stereo WAV at ``RATE``."""
-    buf = io.BytesIO()
-    with wave.open(buf, "wb") as w:
-        w.setnchannels(2)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(np.round(np.clip(stereo, -1, 1) * 32767).astype("<i2").tobytes())
-    return buf.getvalue()
 
 
 def peak_dbfs(stereo: np.ndarray) -> float:

@@ -172,12 +172,14 @@ LOOPS = ("rotor", "jet", "prop")
 
 
 def wav_bytes(x: np.ndarray) -> bytes:
+    """Samples in [-1, 1] as a 16-bit WAV at ``RATE``: ``(n,)`` mono, ``(n, 2)`` stereo."""
+    x = np.asarray(x, dtype=float)
     buf = io.BytesIO()
     with wave.open(buf, "wb") as w:
-        w.setnchannels(1)
+        w.setnchannels(1 if x.ndim == 1 else x.shape[1])
         w.setsampwidth(2)
         w.setframerate(RATE)
-        w.writeframes((np.clip(x, -1, 1) * 32000).astype("<i2").tobytes())
+        w.writeframes(np.round(np.clip(x, -1, 1) * 32767).astype("<i2").tobytes())
     return buf.getvalue()
 
 

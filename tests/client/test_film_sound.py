@@ -15,8 +15,8 @@ import panda3d.core as p3d
 import pytest
 
 from game.client import mixdown
-from game.client.mixdown import CueSheet, Voice, mix, wav_bytes
-from game.client.sound import RATE, doppler, falloff
+from game.client.mixdown import CueSheet, Voice, mix
+from game.client.sound import RATE, doppler, falloff, wav_bytes
 
 TONE_HZ = 1000.0
 
