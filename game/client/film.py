@@ -273,7 +273,9 @@ def play(app, director, sit: Situation, rec: Recorder, fps: int, tail: float, cu
     app.mode = "watch"
     app.players = {"allied": "ai", "insurgent": "ai"}
     app._on_new(sit.start, advance=False)
-    app.base.render2d.hide()  # the table alone: a film has no interface
+    app.base.render2d.hide()  # the table alone: a film has no interface,
+    if app.scene is not None:
+        app.scene.pieces.set_labels_visible(False)  # nor names over the pieces
     pres = app.presenter
     board = app.sound
     if cues is not None and board is not None:
