@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.rules.detection import rules
+from game.rules import detection
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.state import Element, base_of
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 def sources(g: Game, el: Element) -> list[str]:
     """What ``el`` may resupply from now: names of the sources one of its stands touches (G-32)."""
-    r = rules().resupply
+    r = detection.rules().resupply
     contact = g.book.command.base_contact + 1e-9
     mine = [base_of(g.book, s) for s in g.state.living(el)]
     found: list[str] = []
@@ -62,24 +62,24 @@ class Resupply(ActionKind):
         found = sources(g, el)
         if not found:
             return []
-        return [{"type": self.type, **common, "clause": rules().resupply.clause, "params": {},
+        return [{"type": self.type, **common, "clause": detection.rules().resupply.clause, "params": {},
                  "label": f"{el.name}: Resupply from {found[0]}, clear Low Ammo ({price})"}]
 
     def check(self, g: Game, el: Element, action: dict) -> list[str]:
-        clause = rules().resupply.clause
+        clause = detection.rules().resupply.clause
         if not el.low_ammo:
             raise IllegalAction(f"{el.name} is not Low Ammo: there is nothing to resupply", clause)
         found = sources(g, el)
         if not found:
-            kinds = " or ".join(["the Platoon HQ" if k == "hq" else k for k in rules().resupply.element_kinds]
-                                + (["a landed helicopter"] if rules().resupply.landed_helicopter else []))
+            kinds = " or ".join(["the Platoon HQ" if k == "hq" else k for k in detection.rules().resupply.element_kinds]
+                                + (["a landed helicopter"] if detection.rules().resupply.landed_helicopter else []))
             raise IllegalAction(f"{el.name} must be in base contact with {kinds} to resupply", clause)
         return found
 
     def resolve(self, g: Game, el: Element, action: dict, plan: list[str]) -> None:
         el.low_ammo = False
         g.emit({"type": "status", "element": el.id, "status": "low_ammo", "on": False,
-                "clause": rules().resupply.clause, "text": f"{el.name} resupplies from {plan[0]}: Low Ammo is cleared"},
+                "clause": detection.rules().resupply.clause, "text": f"{el.name} resupplies from {plan[0]}: Low Ammo is cleared"},
                visible=g.visibility_of_element(el))
 
 
