@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from shapely.geometry import Point, box
 from shapely.ops import nearest_points, unary_union
 
-from game.rules import fire, reactions
+from game.rules import fade, fire, reactions
 from game.rules.chapters import Chapter, Step, register_chapter, set_state, tables
 from game.rules.data import (
     DATA_DIR,
@@ -55,7 +55,7 @@ from game.rules.data import (
 )
 from game.rules.dice import Modifier, resolve_test
 from game.rules.scenario import ELEMENT_KINDS
-from game.rules.state import Blind, Element, Stand, base_of, token_shape
+from game.rules.state import Blind, Element, Stand, base_of
 from game.terrain import sight
 
 if TYPE_CHECKING:
@@ -1073,19 +1073,14 @@ def fade_out(g: Game, el: Element) -> None:
     Shadow Blind in an unsearched hootch (G-40, 4+) or at the far jungle edge."""
     s = g.state
     f = rules(g).fade
-    stands = s.living(el)
-    taken = [t for t in s.tokens if t.side == "insurgent" and t.state == "communist"
-             and any(base_of(g.book, st).distance(token_shape(t)) <= f.snatch for st in stands)]
-    for t in taken:
-        s.tokens.remove(t)
+    stands, _ = fade.slip_away(g, el, f.snatch, "DD-10.11; DD-10.12; DD-3.13")  # Snatch & Fade, shared
     for st in stands:
         st.alive = False
     s.solo.faded.append(el.id)
-    g.emit({"type": "fade", "element": el.id, "stands": [st.id for st in stands], "tokens": [t.id for t in taken],
-            "clause": "DD-10.11; DD-10.12; DD-3.13",
-            "text": f"{el.name} fades into the jungle" + (f", taking {len(taken)} casualty token(s)" if taken else "")})
-    free = [h for h in _features(g, rules(g).setup.structures)
-            if not _near_player(g, h.shape.representative_point().x, h.shape.representative_point().y, 6.0)]
+    from game.rules.search import searched  # C-10, DD-10.13: only an unsearched hootch (DD-2.15, G-35)
+
+    free = [h for h in _features(g, rules(g).setup.structures) if not searched(g, h.feature.id)
+            and not _near_player(g, h.shape.representative_point().x, h.shape.representative_point().y, 6.0)]
     spot = None
     if free:
         ev = resolve_test(g.dice, purpose="Regenerate in a hootch", target=f.hootch_need, modifiers=[],
@@ -1102,23 +1097,10 @@ def fade_out(g: Game, el: Element) -> None:
 
 def capture(g: Game) -> None:
     """DD-3.14, G-33 (4): a Communist Casualty Token in base contact with an Allied stand and with no
-    unpinned Insurgent stand within 2" is captured: removed, +1 VP."""
-    s = g.state
+    unpinned Insurgent stand within 2" is captured: removed, +1 VP (``fade.capture``, shared with the
+    Fade of a human Insurgent)."""
     f = rules(g).fade
-    contact = g.book.command.base_contact
-    for t in list(s.tokens):
-        if t.side != "insurgent" or t.state != "communist":
-            continue
-        shape = token_shape(t)
-        if not any(base_of(g.book, st).distance(shape) <= contact for st in s.side_stands("allied")):
-            continue
-        if any(base_of(g.book, st).distance(shape) <= f.capture_enemy_free for st in s.side_stands("insurgent")
-               if not s.elements[st.element].pinned):
-            continue
-        s.tokens.remove(t)
-        s.sides["allied"].vp += f.capture_vp
-        g.emit({"type": "capture", "token": t.id, "vp": s.sides["allied"].vp, "clause": "DD-3.14; G-33 (4); G-30",
-                "text": f"Communist casualty token {t.id} captured: +{f.capture_vp} VP"})
+    fade.capture(g, f.capture_enemy_free, f.capture_vp)
 
 
 class JungleGhostChapter(Chapter):
