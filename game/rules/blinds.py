@@ -1,5 +1,6 @@
 """Blinds that move, and the Green Ghost Reserve Hand (DD-4.7–4.9, DD-4.33–4.35, DD-2.26; C-14,
-G-17, G-28).
+G-17, G-28): the two blind systems of DD-4.32, conventional (a marker on the table) and Green Ghost
+(nothing on the table until sprung), as G-17 compares them.
 
 A conventional Blind (DD-4.7) is activated as one body: its owner pays for it like an element (Allied:
 1 CP, the In Command price, for any Blind, real or Dummy, so the price never tells which; Insurgent:
@@ -23,8 +24,12 @@ Blinds (DD-4.35, C-21).
 
 The Jungle Ghost builds its Shadow Blinds on :func:`place_blind`.
 
-What it leaves out: a Blind moving at speed through an Overwatch zone or into an ambush (DD-2.17:
-reactions watch elements on the table), Fade back to a Blind at the end of a turn (DD-2.32, the fade
+A Blind that moves at speed (Trail Rush or Sprint) or in the open inside a live enemy Overwatch zone
+draws Opportunity Fire (DD-2.17; ``reactions.blind_overwatch``): it freezes there (DD-2.18), is flipped
+for the shot, and the rest of its move is its elements' (``reactions.blind_opportunity_fire``).
+
+What it leaves out: an Allied Blind walking into an Insurgent ambush (DD-2.25 names Allied elements;
+ambushes watch elements on the table), Fade back to a Blind at the end of a turn (DD-2.32, the fade
 hook), Hot Sectors (G-35).
 """
 
@@ -311,11 +316,17 @@ class BlindMove(SideActionKind):
 
     def resolve(self, g: Game, side: str, action: dict, p: BlindMovePlan) -> None:
         """Pay for and carry out a checked Blind move (G-17)."""
+        from game.rules.reactions import blind_opportunity_fire, blind_overwatch
+
         b, mode, cost, els, (tx, ty), path, r = p.blind, p.mode, p.cost, p.elements, p.to, p.path, p.radius
-        dx, dy = tx - b.x, ty - b.y
         _pay(g, b, cost, move=True)
         wet = any(t.water for t in g.table.terrain_along(path.buffer(r)))
         frm = [b.x, b.y]
+        # DD-2.17: a Blind at speed or in the open inside a live Overwatch zone is frozen there (DD-2.18)
+        caught = blind_overwatch(g, b, mode, (tx, ty))
+        if caught is not None:
+            tx, ty = caught[1]
+        dx, dy = tx - b.x, ty - b.y
         b.x, b.y = round(tx, 4), round(ty, 4)
         b.conceal = False
         for el in els:
@@ -333,6 +344,9 @@ class BlindMove(SideActionKind):
                 el.sprinted_this_turn = True
         g.emit({"type": "blind_move", "blind": b.id, "side": side, "mode": mode, "from": frm, "to": [b.x, b.y],
                 "clause": f"{MODES[mode][1]}; G-17", "text": f"Blind {b.id}: {MODES[mode][0]}"})
+        if caught is not None:  # flipped for the shot, then the rest of the move (DD-2.19–2.23)
+            blind_opportunity_fire(g, b, caught[0], mode, (round(p.to[0] - b.x, 4), round(p.to[1] - b.y, 4)))
+            return
         if mode == "sprint":
             b.sprint_turn = g.state.turn
             detection.noise(g, b, "sprint", "DD-4.9 (b); DD-2.10; C-14")

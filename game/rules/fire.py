@@ -153,6 +153,10 @@ class OverwatchRules:
     clause: str
     arc: float
     corridor_width: float
+    blind_speed: list[str] = field(metadata=one_of(("patrol", "trail_rush", "sprint")))
+    """DD-2.17: the Blind moves that are "at speed" (game.rules.reactions)."""
+    open_ground: list[str] = field(metadata=refers("terrain"))
+    """DD-2.18, DD-2.20, C-15: the terrain that is open ground (game.rules.reactions)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +165,10 @@ class AmbushRules:
     trigger: float
     tokens: int
     sample: float
+    orders: list[str] = field(metadata=one_of(("first", "closest", "within", "open", "hold")))
+    """DD-2.25: the standing ambush orders offered, the default first (game.rules.reactions)."""
+    within: list[float]
+    within_default: float
 
 
 @dataclass(frozen=True)

@@ -5,19 +5,32 @@ Engine policy (docs/combat.md): the engine asks nothing in the middle of a move.
 declares beforehand. Opportunity Fire is declared by setting an Overwatch marker (Set Overwatch, a
 90° forward arc or a 2"-wide terrain corridor). An Insurgent element that is concealed (Hold/Conceal)
 or under a Blind springs an ambush by itself when its side holds an Ambush Token and an Allied move
-comes within 6" of it or into its line of sight (DD-2.25) at a point where it can fire.
+comes within 6" of it or into its line of sight (DD-2.25) at a point where it can fire: at the point
+its standing Ambush order names (``game.rules.ambush_orders``: the first such point unless told
+otherwise; the closest, the first within a distance, the first with its target in the open, or never).
 
 ``interrupt(g, plan)`` is called by ``movement.apply_move`` before the stands move. It walks the move:
 the earliest trigger freezes every stand of the mover at the same fraction of its path (Overwatch: the
-midpoint of the stretch inside the watched zone, DD-2.18, DD-5.23; Ambush: the first inch-step at
-which the ambusher is triggered and can fire, DD-2.27), resolves the reaction, and either lets the
-move go on (looking for the next trigger) or ends it there. In solo play the Jungle Ghost's
-A chapter's move listener (``chapters.move_listeners``: the Jungle Ghost's ``on_move``) is asked at each inch-step of an Allied move which of its Echoes would react there
+midpoint of the stretch inside the watched zone, DD-2.18, DD-5.23; Ambush: the inch-step its order
+names, DD-2.27), resolves the reaction, and either lets the move go on (looking for the next trigger)
+or ends it there. A chapter's move listener (``chapters.move_listeners``: in solo play the Jungle
+Ghost's ``on_move``) is asked at each inch-step of an Allied move which of its Echoes would react there
 (``probe=True``, no dice); the first such point freezes the move and the hook rolls the Ambush Reaction
 Roll (DD-10.7, G-24 B): the Spider Waits lets the move go on, an AMBUSH! ends it there.
 
-What it leaves out: Blinds moving at speed triggering Overwatch (DD-2.17; Blinds move in chapter 4),
-Hot Sectors and spider-hole deployment (DD-2.26, G-35).
+An unrevealed Blind draws Opportunity Fire too (DD-2.17) when it moves at speed (combat.toml
+``[overwatch] blind_speed``: Trail Rush and Sprint, faster than the 6" Patrol Move) or in the open
+(``[overwatch] open_ground``, DD-2.20, C-15) across a live enemy Overwatch zone whose stands see and
+reach the marker: ``blinds.BlindMove`` asks :func:`blind_overwatch` for the freeze point (at speed the
+midpoint of the stretch inside the zone, otherwise the first inch-step of it in the open, DD-2.18).
+Engine policy: the Blind is flipped for the shot (as an ambushing Blind is, DD-2.26; DD-4.24: its
+miniatures are placed at the marker, a Dummy is discarded), since Opportunity Fire (DD-2.19–2.22) is
+rolled at stands and an Echo may not be targeted unresolved (DD-4.10). The Overwatch fires its full
+pool at the nearest revealed element; the rest of the move is its elements' (DD-2.22). A Dummy has drawn
+the fire for nothing: the marker is spent (DD-2.23).
+
+What it leaves out: Hot Sectors and spider-hole deployment (DD-2.26, G-35); an Allied Blind walking
+into an ambush (the ambush watches Allied elements on the table, DD-2.25).
 """
 
 from __future__ import annotations
@@ -32,7 +45,7 @@ from game.rules import fire
 from game.rules.chapters import move_listeners
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
-from game.rules.state import Element, Stand
+from game.rules.state import Blind, Element, Stand, base_of, disc
 from game.world.features import apart
 
 if TYPE_CHECKING:
@@ -162,7 +175,7 @@ def _positions(g: Game, plan: Plan, t: float) -> dict[str, tuple[float, float, f
     return out
 
 
-class _Placed:
+class Placed:
     """Temporarily put the mover's stands at a fraction of their path (restored on exit)."""
 
     def __init__(self, g: Game, plan: Plan, t: float):
@@ -198,6 +211,19 @@ def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None
     return best[1] if best else None
 
 
+def _stretch(path: LineString, zone) -> tuple[float, float] | None:
+    """The first stretch of a path inside a watched zone, as (from, to) distances along the path; None
+    when the path does not enter it."""
+    inside = path.intersection(zone)
+    if inside.is_empty or inside.length <= 1e-6:
+        return None
+    parts = getattr(inside, "geoms", [inside])
+    first = min(parts, key=lambda p: path.project(Point(p.coords[0])))
+    a = path.project(Point(first.coords[0]))
+    b = path.project(Point(first.coords[-1]))
+    return min(a, b), max(a, b)
+
+
 def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
     """(t, "overwatch", element id) for each live Overwatch marker the move crosses (DD-2.17)."""
     mover = plan.element
@@ -215,14 +241,10 @@ def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
             if apart((min(s.x, x), min(s.y, y), max(s.x, x), max(s.y, y)), box):
                 continue  # the path cannot meet the zone
             path = LineString([(s.x, s.y), (x, y)])
-            inside = path.intersection(zone)
-            if inside.is_empty or inside.length <= 1e-6:
+            span = _stretch(path, zone)
+            if span is None:
                 continue
-            parts = getattr(inside, "geoms", [inside])
-            first = min(parts, key=lambda p: path.project(Point(p.coords[0])))
-            a = path.project(Point(first.coords[0]))
-            b = path.project(Point(first.coords[-1]))
-            a, b = min(a, b), max(a, b)
+            a, b = span
             ts.append(((a + b) / 2.0) / path.length)
         if ts:
             out.append((round(min(ts), 4), "overwatch", el.id))
@@ -241,7 +263,7 @@ def _ambushers(g: Game, mover: Element) -> list[Element]:
             and g.state.living(el)]
 
 
-def _samples(g: Game, plan: Plan) -> list[float]:
+def samples(g: Game, plan: Plan) -> list[float]:
     """Fractions of a move at which reactions are looked for: every ``sample`` inches of the longest
     stand's path, ending at the end of the move (none for a move that goes nowhere)."""
     length = max((math.hypot(x - g.state.stands[sid].x, y - g.state.stands[sid].y)
@@ -252,22 +274,21 @@ def _samples(g: Game, plan: Plan) -> list[float]:
     return [k / n for k in range(1, n + 1)]
 
 
+def in_open(g: Game, x: float, y: float) -> bool:
+    """DD-2.18 "the open kill zone", DD-2.20 open ground, C-15: every terrain at the point is open ground
+    (combat.toml ``[overwatch] open_ground``): a paddy or a trail in the open is, a trail in jungle is not."""
+    ground = fire.combat().overwatch.open_ground
+    probe = Stand("open ground", "", "", "", x, y, 0.0)
+    return all(t.id in ground for t in fire.terrain_at(g, probe))
+
+
 def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, str] | None:
-    """The first point along the move where a waiting ambusher is triggered and can fire (DD-2.25)."""
-    amb = [el for el in _ambushers(g, plan.element) if el.id not in done]
-    if not amb:
-        return None
-    a = fire.combat().ambush
-    for t in _samples(g, plan):
-        with _Placed(g, plan, t):
-            for el in sorted(amb, key=lambda e: e.id):
-                mine = g.state.living(el)
-                theirs = g.state.living(plan.element)
-                near = any(fire.gap(g, s, m) <= a.trigger for s in mine for m in theirs)
-                seen = near or any(g.line_of_sight(s, m).visible for s in mine for m in theirs)
-                if seen and closest_target(g, el, plan.element) is not None:
-                    return (round(t, 4), "ambush", el.id)
-    return None
+    """The point along the move where a waiting ambusher springs (DD-2.25): each at the point its
+    standing order names (``ambush_orders.spring_point``)."""
+    from game.rules.ambush_orders import spring_point
+
+    found = spring_point(g, plan, [el for el in _ambushers(g, plan.element) if el.id not in done])
+    return None if found is None else (found[0], "ambush", found[1])
 
 
 def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
@@ -278,8 +299,8 @@ def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
     if not hooks or plan.element.side != "allied":
         return None
     hook = hooks[0]
-    for t in _samples(g, plan):
-        with _Placed(g, plan, t):
+    for t in samples(g, plan):
+        with Placed(g, plan, t):
             echoes = hook(g, plan.element, probe=True)
         if echoes:
             return (round(t, 4), "ghost", echoes[0])
@@ -306,7 +327,7 @@ def interrupt(g: Game, plan: Plan) -> str | None:
             if kind == "ghost":
                 chosen = (t, kind, eid)
                 break
-            with _Placed(g, plan, t):
+            with Placed(g, plan, t):
                 if closest_target(g, g.state.elements[eid], mover) is not None:
                     chosen = (t, kind, eid)
                     break
@@ -368,12 +389,14 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     """DD-2.26–2.30: spend a token, reveal, fire first (+1 within 3", a trail column saves on 6 only),
     then the Allied Discipline Check: pass, drop prone and fire back at -1; fail, Pinned and the
     activation is over. Either way the move ends at the ambush point."""
+    from game.rules.ambush_orders import spent
     from game.rules.morale import morale_test, pin
 
     a = fire.combat().ambush
     mover = plan.element
     side = g.state.sides["insurgent"]
     side.ambush_tokens -= a.tokens
+    spent(g, amb)  # its standing order is used up
     if amb.blind is not None:
         from game.rules.detection import reveal_element
 
@@ -411,6 +434,127 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
         g.emit({"type": "note", "element": mover.id, "clause": "DD-2.30",
                 "text": f"{mover.name} fails its Discipline Check: its activation ends"}, visible="all")
     return "activation_over"
+
+
+# -- a Blind draws Opportunity Fire (DD-2.17) ----------------------------------------------------------
+def _watches_marker(g: Game, ow: Element, b: Blind, x: float, y: float) -> bool:
+    """Can a stand of the Overwatch element see the Blind's marker at (x, y) and reach it (DD-2.17)?"""
+    from game.rules.detection import rules as fog
+
+    saved = b.x, b.y
+    b.x, b.y = x, y
+    try:
+        mark = disc(x, y, fog().spotting.marker_radius)
+        return any(fire.can_shoot(g, s) and base_of(g.book, s).distance(mark) <= g.book.stands[s.type].range
+                   and g.line_of_sight(s, b).visible for s in g.state.living(ow))
+    finally:
+        b.x, b.y = saved
+
+
+def blind_overwatch(g: Game, b: Blind, mode: str, to: tuple[float, float]) -> tuple[Element, tuple[float, float]] | None:
+    """DD-2.17: the enemy element whose live Overwatch marker an unrevealed Blind's move draws
+    Opportunity Fire from, and the point where the Blind freezes (DD-2.18), or None. A Blind at speed
+    (combat.toml ``[overwatch] blind_speed``: faster than the 6" Patrol Move) freezes at the midpoint of
+    its path inside the watched zone, as an element does. A slower Blind draws fire only where that
+    stretch crosses open ground (:func:`in_open`), at its first inch-step there ("the moment it enters
+    the open kill zone"). An Overwatch stand must see the marker there and reach it. The earliest
+    point wins, ties by element id."""
+    ow = fire.combat().overwatch
+    if (b.x, b.y) == to:
+        return None
+    path = LineString([(b.x, b.y), to])
+    step = fire.combat().ambush.sample
+    best: tuple[float, Element, tuple[float, float]] | None = None
+    for el in sorted(g.state.elements.values(), key=lambda e: e.id):
+        if el.side == b.side or overwatch_active(g, el) is None:
+            continue
+        span = _stretch(path, watched_zone(g, el, el.overwatch))
+        if span is None:
+            continue
+        a, c = span
+        if mode in ow.blind_speed:
+            points = [(a + c) / 2.0]
+        else:
+            n = max(1, math.ceil((c - a) / step))
+            points = [d for d in (a + (c - a) * k / n for k in range(n + 1)) if d > 1e-9]  # once it has moved
+        for d in points:
+            if best is not None and (d, el.id) >= (best[0], best[1].id):
+                break
+            p = path.interpolate(d)
+            x, y = round(p.x, 4), round(p.y, 4)
+            if mode not in ow.blind_speed and not in_open(g, x, y):
+                continue
+            if _watches_marker(g, el, b, x, y):
+                best = (d, el, (x, y))
+                break
+    return None if best is None else (best[1], best[2])
+
+
+def blind_opportunity_fire(g: Game, b: Blind, ow: Element, mode: str, rest: tuple[float, float]) -> None:
+    """DD-2.17–2.23 for a Blind frozen at its freeze point (the marker and its stands are there): the
+    Overwatch declares Opportunity Fire and the Blind is flipped for the shot (as an ambushing Blind
+    is, DD-2.26; DD-4.24: its miniatures are placed at the marker; a Dummy is discarded). The Overwatch fires
+    its full pool at the revealed element nearest it (DD-2.19–2.21); a hit means a Morale test, and a
+    fail pins it at the freeze point (DD-2.22). The Blind's other elements, and the target when it
+    passes, complete the move (``rest``: the rest of the marker's move) as elements on the table, meeting
+    the reactions any move meets. At a Dummy the Overwatch has fired at shadows: its marker is removed
+    (DD-2.23) and nothing is left to move."""
+    from game.rules.detection import reveal
+
+    carried = list(b.elements)
+    g.emit({"type": "note", "blind": b.id, "element": ow.id, "clause": "DD-2.17; DD-2.18",
+            "text": f"Opportunity Fire! {ow.name} fires on Blind {b.id}"})
+    placed = reveal(g, b, f"it draws Opportunity Fire from {ow.name}", "DD-2.17", by=ow)
+    aims = []
+    for eid in placed:
+        el = g.state.elements[eid]
+        t = closest_target(g, ow, el) if g.state.living(el) else None
+        if t is not None:
+            aims.append((min(fire.gap(g, s, t) for s in g.state.living(ow)), eid))
+    halted: str | None = None
+    target = g.state.elements[min(aims)[1]] if aims else None
+    if target is not None:
+        from game.rules.movement import Plan
+
+        halted = _opportunity_fire(g, Plan(target, mode, {}, 0.0, [], None), ow)
+    elif not placed:
+        clear_overwatch(g, ow, "it has fired at shadows (a Dummy Blind)", "DD-2.23")
+    else:
+        g.emit({"type": "note", "element": ow.id, "clause": "DD-2.17",
+                "text": f"{ow.name} cannot see the revealed stands to fire: it keeps its Overwatch marker"})
+    for eid in carried:
+        el = g.state.elements[eid]
+        if el.hidden or not g.state.living(el) or (el is target and halted is not None):
+            continue
+        _complete(g, el, mode, rest)
+
+
+def _complete(g: Game, el: Element, mode: str, rest: tuple[float, float]) -> None:
+    """The rest of a revealed Blind's move for one of its elements (DD-2.22: "it completes the rest of
+    its movement"): every stand shifts by ``rest`` if it may stand there, through :func:`interrupt`."""
+    dx, dy = rest
+    if (dx, dy) == (0.0, 0.0):
+        return
+    moves = {s.id: (round(s.x + dx, 4), round(s.y + dy, 4), s.facing) for s in g.state.living(el)}
+    moved = {sid: Stand(**{**g.state.stands[sid].__dict__, "x": x, "y": y}) for sid, (x, y, _) in moves.items()}
+    if not g.placement_ok(el, moved):
+        g.emit({"type": "note", "element": el.id, "clause": "DD-2.22; DD-3.20",
+                "text": f"{el.name} cannot complete its move from where it was revealed: it stays there"})
+        return
+    from game.rules.movement import Plan
+
+    plan = Plan(el, mode, moves, 0.0, [], None)
+    plan.halted = interrupt(g, plan)
+    if plan.halted is None:
+        stands = []
+        for sid, (x, y, f) in moves.items():
+            s = g.state.stands[sid]
+            if s.alive:
+                stands.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
+                s.x, s.y, s.facing = x, y, f
+        g.emit({"type": "move", "element": el.id, "mode": mode, "stands": stands, "clause": "DD-2.22",
+                "text": f"{el.name} completes its move"}, visible=g.visibility_of_element(el))
+    after_move(g, plan)
 
 
 # -- water (DD-3.19) --------------------------------------------------------------------------------
