@@ -36,6 +36,10 @@ SPECIAL_RULES = {
     "gunship_on_station": "DD-6.10, G-27: a Cobra or Hog gunship on station escorts the Dustoff",
 }
 ELEMENT_KINDS = {"hq", "squad", "weapons", "team", "cell"}
+INSERTION_KINDS = {
+    "heliborne": "DD-3.5, G-27: the landing UH-1 slicks start on the LZ on Turn 1 (game.rules.insertion)",
+    "riverine": "DD-3.5: Tango boats beached or within 12\" of the canal bank (not built: no boats yet)",
+}
 PACING_MIN, PACING_MAX = 12.0, 18.0  # DD-3.4
 MAX_PROBLEMS = 1000
 """Problems reported at most for one scenario: a table of thousands of stacked stands has millions of
@@ -146,6 +150,20 @@ class ObjectiveSetup:
 
 
 @dataclass(frozen=True)
+class InsertionSetup:
+    """An assault insertion (DD-3.5, ``[scenario.insertion]``): the LZ, and the Allied elements that start
+    on it (``game.rules.insertion``)."""
+
+    kind: str
+    x: float
+    y: float
+    radius: float
+    elements: tuple[str, ...]
+    feature: str | None = None
+    """The terrain feature the LZ was named by, if it was."""
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A validated scenario."""
 
@@ -173,6 +191,8 @@ class Scenario:
     shadow_blinds: int | None = None
     """Solo play: how many Shadow Blinds the Jungle Ghost adds (DD-10.3); None: the engine's policy
     (docs/ai.md, "Shadow Blinds and the scenario's own force")."""
+    insertion: InsertionSetup | None = None
+    """An assault insertion (DD-3.5): a heliborne LZ the inserted elements start on, or None."""
 
     @property
     def solo_only(self) -> bool:
@@ -317,7 +337,7 @@ class _Reader:
 _TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
-    "special_rules", "shadow_blinds",
+    "special_rules", "shadow_blinds", "insertion",
 }
 _FEATURE = {
     "id", "type", "polygon", "path", "width", "point", "size", "radius", "rotation", "height",
@@ -462,6 +482,87 @@ def _read_objectives(r: _Reader, raw: Any, width: float, height: float) -> list[
             r.problem(p.rstrip("."), "the objective's area runs off the table")
         out.append(ObjectiveSetup(oid, r.get(o, "name", p, str, oid), side, kind, vp, poly))
     return out
+
+
+def _read_insertion(r: _Reader, raw: Any, features: list[Feature], elements: list[ElementSetup], width: float,
+                    height: float, weather: str, book: Rulebook) -> InsertionSetup | None:
+    """``[scenario.insertion]`` (DD-3.5): ``kind`` (``heliborne``; ``riverine`` needs boats, not built yet),
+    ``lz`` (a point [x, y] or a terrain feature's id: its centre), ``radius`` (default ``insertion.toml``)
+    and ``elements`` (Allied ids; default every Allied element on the table at the start). Every stand of
+    an inserted element must start with its centre on the LZ, and the LZ must lie on the table."""
+    from game.rules.insertion import heliborne_rules
+
+    p = "scenario.insertion."
+    if not isinstance(raw, dict):
+        r.problem("scenario.insertion", "should be a table: kind, lz, and optionally radius and elements")
+        return None
+    r.unknown(raw, {"kind", "lz", "radius", "elements"}, p)
+    kind = r.get(raw, "kind", p, str)
+    if kind is None:
+        return None
+    if kind not in INSERTION_KINDS:
+        r.problem(p + "kind", f"unknown insertion kind '{kind}' (known: {', '.join(INSERTION_KINDS)})")
+        return None
+    if kind == "riverine":
+        r.problem(p + "kind", "a riverine insertion needs Tango boats beached or within 12\" of the canal bank "
+                              "(DD-3.5), and boats are not built yet")
+        return None
+    if weather == "monsoon":
+        r.problem(p + "kind", "the monsoon grounds all air support: no heliborne insertion (DD-3.8)")
+    feature = None
+    lz = raw.get("lz")
+    if lz is None:
+        r.problem(p + "lz", "is required: the LZ's centre [x, y] or a terrain feature's id")
+        return None
+    if isinstance(lz, str):
+        match = next((f for f in features if f.id == lz), None)
+        if match is None:
+            r.problem(p + "lz", f"no terrain feature '{lz}' to land on")
+            return None
+        c = match.shape().centroid
+        feature, centre = lz, (round(c.x, 3), round(c.y, 3))
+    else:
+        centre = r.point(lz, p + "lz")
+        if centre is None:
+            return None
+    radius = r.get(raw, "radius", p, (int, float), heliborne_rules().lz_radius)
+    if radius is None:
+        return None
+    if radius <= 0:
+        r.problem(p + "radius", "the LZ's radius must be positive")
+        return None
+    x, y, radius = centre[0], centre[1], float(radius)
+    if not (radius <= x <= width - radius and radius <= y <= height - radius):
+        r.problem(p + "lz", f"the LZ (radius {radius:g}\") around [{x:g}, {y:g}] runs off the {width:g}x{height:g} "
+                            f"table")
+    allied = {e.id: e for e in elements if e.side == "allied"}
+    names = r.get(raw, "elements", p, list, None)
+    if names is None:
+        names = [e.id for e in elements if e.side == "allied" and e.blind is None]
+    picked: list[str] = []
+    for i, eid in enumerate(names):
+        el = allied.get(eid) if isinstance(eid, str) else None
+        if el is None:
+            r.problem(f"{p}elements[{i}]", f"no Allied element {eid!r}")
+        elif el.blind is not None:
+            r.problem(f"{p}elements[{i}]", f"'{eid}' starts under Blind '{el.blind}': an inserted element lands on "
+                                           f"the LZ as miniatures (DD-3.5)")
+        elif eid in picked:
+            r.problem(f"{p}elements[{i}]", f"'{eid}' is listed twice")
+        else:
+            picked.append(eid)
+    if not picked:
+        r.problem(p + "elements", "no Allied element inserts (DD-3.5)")
+    for i, el in enumerate(elements):
+        if el.id not in picked:
+            continue
+        for j, st in enumerate(el.stands):
+            off = math.hypot(st.x - x, st.y - y)
+            if off > radius + 1e-9:
+                r.problem(f"element[{i}].stand[{j}].at", f"stand '{st.id}' of inserted element '{el.id}' starts "
+                                                         f"{off:.2f}\" from the LZ's centre [{x:g}, {y:g}], outside "
+                                                         f"its {radius:g}\" radius (DD-3.5: it lands on the LZ)")
+    return InsertionSetup(kind, x, y, radius, tuple(picked), feature)
 
 
 def _check_bases(r: _Reader, elements: list[ElementSetup], book: Rulebook, width: float, height: float) -> None:
@@ -697,6 +798,10 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
                 continue  # DD-10.3: a solo table seeded with the Jungle Ghost's Shadow Blinds only
             r.problem("element", f"side '{side_id}' has no elements or blinds")
 
+    insertion = None
+    if "insertion" in head:
+        insertion = _read_insertion(r, head["insertion"], features, elements, float(width), float(height),
+                                    weather, book)
     objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))
     support = _read_support(r, raw.get("support", []), specials or [])
     if r.problems:
@@ -706,7 +811,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
         raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), support=tuple(support),
-        shadow_blinds=shadows,
+        shadow_blinds=shadows, insertion=insertion,
     )
 
 
