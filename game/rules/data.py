@@ -77,7 +77,9 @@ class Faction:
 
 @dataclass(frozen=True)
 class StandType:
-    """A kind of stand: base, firepower and role (G-03, G-20)."""
+    """A kind of stand: base, firepower and role (G-03, G-20). ``hits`` is its durability (DD-1.6, G-20):
+    the hits that remove it, 2 for a Medium stand and 1 for a Small one; a Medium stand with one hit
+    wears the Red Casualty Ring (wounded: half its firepower, DD-5.11)."""
 
     id: str
     name: str
@@ -93,6 +95,21 @@ class StandType:
     squad_leader: bool = False
     radio: bool = False
     heavy_weapon: bool = False
+
+
+@dataclass(frozen=True)
+class ScaleRules:
+    """Ground, figure and time scale (DD-1.1, DD-1.3): what a table inch and a Game Turn stand for. The
+    engine measures every distance in inches and counts time in turns; the view's scenario summary
+    carries these so a client can say a distance in metres and a turn in minutes."""
+
+    clause: str
+    unit: str = field(metadata=one_of(("inch",)))
+    metres_per_inch: float
+    figure_scale: int
+    """Figures are 1:``figure_scale`` (15mm)."""
+    turn_minutes: list[int]
+    """A Game Turn's tactical time, [fewest, most] minutes."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +197,7 @@ class Rulebook:
     victory: VictoryRules
     dice: DiceRules
     bleed: BleedRules
+    scale: ScaleRules
     extra: dict[str, Any] = field(default_factory=dict)
 
     def base_of(self, stand_type: str) -> BaseSize:
@@ -213,12 +231,17 @@ def _check_references(book: Rulebook) -> None:
     d = book.dice
     if not 1 <= d.natural_failure < d.natural_success <= 6 or not 1 <= d.best_need <= 6:
         raise DataError("rules.toml", "[dice]", "natural_failure < natural_success and best_need must be d6 faces")
+    sc = book.scale
+    if sc.metres_per_inch <= 0 or sc.figure_scale < 1 or len(sc.turn_minutes) != 2 \
+            or not 0 < sc.turn_minutes[0] <= sc.turn_minutes[1]:
+        raise DataError("rules.toml", "[scale]", "metres_per_inch > 0, figure_scale >= 1 and turn_minutes "
+                                                 "[fewest, most] with 0 < fewest <= most")
     if not 1 <= book.bleed.survives_on <= 6:
         raise DataError("rules.toml", "[bleed]", f"survives_on {book.bleed.survives_on} is not a d6 face")
 
 
 RULES_SECTIONS = {"command": CommandRules, "movement": MovementRules, "turn": TurnRules, "victory": VictoryRules,
-                  "dice": DiceRules, "bleed": BleedRules}
+                  "dice": DiceRules, "bleed": BleedRules, "scale": ScaleRules}
 
 
 def load_rulebook(directory: Path = DATA_DIR) -> Rulebook:

@@ -226,7 +226,11 @@ def for_clause(clause: str) -> TemplateRow | None:
 # -- what it touches ---------------------------------------------------------------------------------------
 def touched(g: Game, template: Template, sides: Iterable[str] = SIDES, *, exclude: Collection[str] = ()) -> list[Stand]:
     """The stands on the table whose base the template touches, by id: living, of ``sides``, not of an
-    element in ``exclude`` (the firer's own) and not hidden (a stand under a Blind cannot be hit, G-34)."""
+    element in ``exclude`` (the firer's own) and not hidden (a stand under a Blind cannot be hit, G-34).
+
+    Every stand it touches, not one (DD-1.9): stands bunched closer than a template's width are caught
+    together; stands farther apart than its width never are, so with G-25's sizes the text's 1"-2"
+    spacing keeps a Small (1") blast, and beyond 2" a mortar's Medium (2") blast, to one stand."""
     sides = tuple(sides)
     return sorted((s for s in g.state.stands.values()
                    if s.alive and s.side in sides and s.element not in exclude
