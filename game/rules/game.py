@@ -842,6 +842,7 @@ class Game:
         after_action(self)  # DD-4.9: Blinds within an enemy's visual cutoff become Echoes
         if s.over:
             return
+        chapters.run_steps(self, "after_act", ())  # the chapters' steps as an impulse opens (the seam)
         s.impulse += 1
         for el in s.elements.values():
             if el.side == s.to_act:
@@ -899,4 +900,4 @@ class Game:
 
 # Register the chapters and their actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac),
 # 8 (fire support), 10 (the Jungle Ghost).
-from game.rules import assault, blinds, casevac, detection, fire, fire_support, jungle_ghost, reactions, resupply  # noqa: E402,F401,I001
+from game.rules import ambush_orders, assault, blinds, casevac, detection, fade, fire, fire_support, insertion, jungle_ghost, reactions, resupply, search  # noqa: E402,F401,I001

@@ -8,6 +8,12 @@ DD-10.1). Green Ghost reserves (DD-4.8) and the secret ambush markers and tunnel
 sprung at (DD-2.26) are absent from the Allied view. The enemy's CP and Ambush Tokens stay private.
 The referee view (only for games created with one, game.engine.session) shows all.
 
+The markers and tokens on the table (DD-1.17, G-15) are the view's: the status markers are flags of
+its elements and stands (Pinned, the Red Casualty Ring, Winded, Low Ammo, Overwatch...), the tokens
+and chapter markers are its ``markers``, the Blinds and Echoes its ``blinds``, the delay dice its
+``clocks``. ``game/data/markers.toml`` lists each G-15 marker the built chapters use and where the view
+shows it (``game.rules.markers``).
+
 The AI is handed exactly this (game/ai), and the hot-seat hand-over renders the same function for the
 side taking over, so nothing reaches a player that is not in here. tests/engine/test_fog.py scans
 every message for hidden facts.
@@ -19,6 +25,8 @@ game (tests/ai/test_boundary.py).
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
@@ -60,6 +68,11 @@ def scenario_summary(g: Game) -> dict:
                         "polygon": [list(p) for p in o.polygon]} for o in sc.objectives],
         "victory": {"allied_win": g.book.victory.allied_win, "insurgent_win": g.book.victory.insurgent_win,
                     "clause": "G-30"},
+        # what an inch and a turn stand for (rules.toml [scale]): the table above and every distance are
+        # inches (DD-1.1), a turn is 2-3 minutes (DD-1.3)
+        "scale": {"unit": g.book.scale.unit, "metres_per_inch": g.book.scale.metres_per_inch,
+                  "figure_scale": g.book.scale.figure_scale, "turn_minutes": list(g.book.scale.turn_minutes),
+                  "clause": g.book.scale.clause},
     }
 
 
@@ -139,9 +152,9 @@ def render_view(g: Game, side: str) -> dict:
     if referee or side == "insurgent":
         secret = {"ambush_points": copy.deepcopy(s.ambush_points),
                   "reserves": [e.id for e in s.elements.values() if e.reserve and s.living(e)]}
-    return {
+    view = {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
-        "impulse": s.impulse, "hash": s.hash(), "over": s.over, "result": copy.deepcopy(s.result),
+        "impulse": s.impulse, "hash": s.hash() if referee else "", "over": s.over, "result": copy.deepcopy(s.result),
         "seq": g.seq_for(side),  # the side's own event numbering: no gaps for hidden events (DESIGN §6)
         "scenario": scenario_summary(g), "sides": sides, "elements": elements, "stands": stands,
         "blinds": blinds, "markers": markers, "clocks": clocks, "structures": structures,
@@ -149,3 +162,15 @@ def render_view(g: Game, side: str) -> dict:
         "terrain_changes": terrain_view(s),  # craters and burnt jungle: public (DD ch. 8, G-01 T12c, G-19)
         **secret,
     }
+    if not referee:
+        view["hash"] = view_hash(view)
+    return view
+
+
+def view_hash(view: dict) -> str:
+    """A side's ``hash``: of what the side is shown, never of the whole state. The state's hash changes
+    with everything hidden too (a secret order, a Blind's contents), so a side that saw it change would
+    learn that the enemy did something unseen; the referee's view carries the state's own hash."""
+    blob = json.dumps({k: v for k, v in view.items() if k != "hash"}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+

@@ -95,7 +95,7 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
 def loaders():
     """Each data file and what loads it strictly, from a folder."""
     from game.clauses import load_clauses, load_out_of_scope
-    from game.rules import casevac, contract, detection, fire, jungle_ghost
+    from game.rules import casevac, contract, detection, fade, fire, insertion, jungle_ghost, markers, search
     from game.rules.fire_support.tables import load_fire_support
     from game.terrain import load_sight, load_terrain
 
@@ -104,7 +104,9 @@ def loaders():
         "factions.toml": load_rulebook, "stands.toml": load_rulebook, "terrain.toml": load_terrain,
         "sight.toml": load_sight, "combat.toml": fire.load_combat, "casevac.toml": casevac.load_casevac,
         "detection.toml": detection.load_detection, "jungle_ghost.toml": jungle_ghost.load_ghost,
-        "fire_support.toml": load_fire_support,
+        "fire_support.toml": load_fire_support, "fade.toml": fade.load_fade,
+        "search.toml": search.load_search, "insertion.toml": insertion.load_insertion,
+        "markers.toml": markers.load_markers,
         "contract.toml": lambda folder: contract.contract(),  # the engine's contract: game.rules.contract
         "clauses.toml": load_clauses, "out_of_scope.toml": load_out_of_scope,  # the coverage report's
     }
