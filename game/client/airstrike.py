@@ -7,8 +7,9 @@ Handlers, from the events of ``game/rules/fire_support`` (``air``, ``gunship``, 
   [[inches from the entry, height], ...] above the target's ground; it rolls out of its turn-in, flies
   wings level through the ``release`` points and breaks off banked after the last, out past the far edge.
   With the FAC overhead (``mark``) an O-1 Bird Dog circles first and puts a white-phosphorus rocket on the
-  mark. Napalm canisters tumble from each release point onto the engine's ``impacts`` and the fire rolls
-  along the ``footprint`` in orange flame and black smoke; bombs fall onto theirs and burst; rockets streak
+  mark. Napalm canisters tumble from each release point onto the engine's ``impacts``, each landing its
+  ``t`` seconds after the first (the stick's spacing is the engine's), and the fire rolls along the
+  ``footprint`` in orange flame and black smoke; bombs fall onto theirs and burst; rockets streak
   down; a gunship walks rockets and minigun tracer down its ``corridor``; the AC-47 flies a pylon turn
   round the beaten zone pouring tracer into the ``impacts``; an escort strafes the ``impacts``.
 * ``gunship`` (``on_station``: it flies in to circle the point; ``leaves``: it flies off).
@@ -54,6 +55,7 @@ SOUND = {"f4_phantom": "jet", "a1_skyraider": "prop", "ah1_cobra": "rotor", "uh1
          "o1_bird_dog": "prop", "ac47": "prop"}
 HELICOPTERS = ("ah1_cobra", "uh1c_gunship", "uh1_dustoff")
 STATION = 9.0  # inches over the ground a gunship circles its station at
+MIN_FALL = 0.6  # a canister or bomb falls in at least this share of a free fall's time (drops)
 LIGHT_POOL = {"day": 0.18, "dawn": 0.45, "dusk": 0.45, "night_moonlit": 0.85, "night_dark": 1.0}
 
 
@@ -166,17 +168,33 @@ def _fly(stage: Stage, ev: dict, path: flight.Path, delay: float) -> tuple[p3d.N
 
 
 def drops(stage: Stage, path: flight.Path, ev: dict, delay: float, kind: str) -> tuple[list, list]:
-    """Canisters or bombs let go as the aircraft passes each release point, each falling onto the impact
-    the engine pairs with it; returns intervals and the (x, y, time) where each lands."""
+    """Canisters or bombs, each falling onto the impact the engine pairs with its release point, on the
+    engine's clock: the first lands as it falls from the aircraft at the first release point, and each
+    other ``t`` seconds after it (the impact's own ``t``, the stick's spacing in time). Each is let go as
+    the aircraft passes its release point and falls slower or faster to keep that time (a high-drag
+    fall; never under ``MIN_FALL`` of a free fall's time: the aircraft then lets it go later, where it
+    is). Returns intervals and the (x, y, time) where each lands."""
     releases = [_xy(r) for r in ev.get("release") or []]
-    impacts = [_xy(p) for p in ev.get("impacts") or []] or releases
+    raw = list(ev.get("impacts") or [])
+    impacts = [_xy(p) for p in raw] or releases
+    offsets = [float(p.get("t", 0.0)) if isinstance(p, dict) else 0.0 for p in raw] or [0.0] * len(releases)
     out, landings = [], []
+    first = None
     for k, (rx, ry) in enumerate(releases):
-        t = path.time_nearest(rx, ry)
-        p0 = path.at(t)
-        tx, ty = impacts[min(k, len(impacts) - 1)]
-        g = float(stage.height_at(tx, ty))
-        drop = flight.fall_to(tuple(p0), (tx, ty), g + 0.1)
+        j = min(k, len(impacts) - 1)
+        tx, ty = impacts[j]
+        g = float(stage.height_at(tx, ty)) + 0.1
+        t_rel = path.time_nearest(rx, ry)
+        free = flight.fall_to(tuple(path.at(t_rel)), (tx, ty), g).duration  # no drag
+        if first is None:
+            first = t_rel + free - offsets[j]  # the stick's clock: when an impact with t = 0 lands
+        land = first + offsets[j]
+        if land - t_rel < MIN_FALL * free:  # the aircraft is late for it: it lets go where it is then
+            for _ in range(3):
+                t_rel = land - MIN_FALL * flight.fall_to(tuple(path.at(t_rel)), (tx, ty), g).duration
+        p0 = tuple(path.at(t_rel))
+        fall = max(1e-3, land - t_rel)
+        drop = flight.fall_to(p0, (tx, ty), g, gravity=2.0 * max(0.01, p0[2] - g) / fall ** 2)
         model = ordnance(stage, kind)
         tumble = stage.rng.uniform(-1, 1)
 
@@ -191,9 +209,9 @@ def drops(stage: Stage, path: flight.Path, ev: dict, delay: float, kind: str) ->
                 fx.aim(node, h, pitch, 0.0)
 
         model.hide()
-        out.append(Sequence(Wait(delay + t), Func(model.show), LerpFunctionInterval(spin, drop.duration, 0.0,
-                                                                                     drop.duration), Func(model.hide)))
-        landings.append((tx, ty, delay + t + drop.duration))
+        out.append(Sequence(Wait(delay + land - drop.duration), Func(model.show),
+                            LerpFunctionInterval(spin, drop.duration, 0.0, drop.duration), Func(model.hide)))
+        landings.append((tx, ty, delay + land))
     return out, landings
 
 

@@ -139,6 +139,7 @@ def rounds(stage: Stage, start, end, side: str, weapon: str, delay: float, count
 @handles("move", "retreat")
 def on_move(stage: Stage, ev: dict) -> Beat:
     parts, dur = [], 0.0
+    lead = None  # the first mover and its way: the director's camera runs ahead of it
     for s in ev.get("stands", []):
         piece = stage.pieces.stands.get(s.get("id"))
         to = s.get("to")
@@ -153,6 +154,7 @@ def on_move(stage: Stage, ev: dict) -> Beat:
         h1 = h0 + ((h1 - h0 + 180) % 360 - 180)
         d = min(1.6, 0.3 + math.hypot(x1 - x0, y1 - y0) * 0.06)
         node = piece.node
+        lead = lead or (node, (stage.ground(x0, y0), stage.ground(x1, y1)))
 
         def at(k: float, node=node, x0=x0, y0=y0, x1=x1, y1=y1, h0=h0, h1=h1) -> None:
             e = k * k * (3 - 2 * k)
@@ -174,7 +176,7 @@ def on_move(stage: Stage, ev: dict) -> Beat:
         pts = [s["to"] for s in ev.get("stands", []) if s.get("to")]
         if pts:
             stage.focus(0, 3, "move", stage.ground(sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)),
-                        hold=3.0, distance=34.0)
+                        hold=3.0, distance=34.0, node=lead[0] if lead else None, path=lead[1] if lead else None)
     return Beat(Parallel(*parts) if parts else None, dur + (0.4 if ev.get("frozen") else 0.0))
 
 
@@ -244,7 +246,8 @@ def on_fire(stage: Stage, ev: dict) -> Beat:
         a = stage.stand_pos(shooters[0])
         mid = ((a.x + target[0]) / 2, (a.y + target[1]) / 2, (a.z + target[2]) / 2)
         dist = math.hypot(a.x - target[0], a.y - target[1])
-        stage.focus(0, 8 if kind == "ambush" else 6, "fire", mid, hold=4.0, distance=max(30.0, min(90.0, dist * 2.2 + 20)))
+        stage.focus(0, 8 if kind == "ambush" else 6, "fire", mid, hold=4.0, distance=max(30.0, min(90.0, dist * 2.2 + 20)),
+                    subjects=((a.x, a.y, a.z), target))
     return Beat(Parallel(*parts) if parts else None, lead)
 
 

@@ -57,6 +57,8 @@ class Focus:
     distance: float = 40.0
     heading: float | None = None  # the camera's heading (0 looks north), for a scripted hero shot
     pitch: float | None = None  # degrees below the horizon
+    subjects: tuple | None = None  # points a two-shot holds in frame (the firer, the target)
+    path: tuple | None = None  # (from, to) of a move: the camera leads ``node`` along it
 
 
 Handler = Callable[["Stage", dict], Beat | None]
@@ -64,7 +66,7 @@ HANDLERS: dict[str, Handler] = {}
 LOG_ONLY = frozenset({
     "turn", "phase", "roll", "tokens", "clock", "cp", "note", "pass", "activate", "game_over", "doom_clock",
     "jungle_ghost", "civic_drift", "status", "rally", "take_five", "hold", "blind_hold", "sweep", "capture",
-    "reserve_deployed",
+    "reserve_deployed", "ambush_order", "fade_declared", "fade_into", "survival",
 })
 # fire support (DD chapter 8) has handlers: air_pass, fire_mission, gunship, illumination, smoke, terrain
 
@@ -168,9 +170,13 @@ class Stage:
         return Func(go)
 
     def focus(self, dt: float, rank: int, kind: str, point=None, node=None, hold: float = 4.0,
-              distance: float = 40.0, heading: float | None = None, pitch: float | None = None) -> None:
+              distance: float = 40.0, heading: float | None = None, pitch: float | None = None,
+              subjects=None, path=None) -> None:
         pt = None if point is None else (float(point[0]), float(point[1]), float(point[2]))
-        self.focus_hints.append(Focus(self.now + dt, rank, kind, pt, node, hold, distance, heading, pitch))
+        subjects = None if not subjects else tuple(tuple(float(c) for c in p) for p in subjects)
+        path = None if not path else tuple(tuple(float(c) for c in p) for p in path)
+        self.focus_hints.append(Focus(self.now + dt, rank, kind, pt, node, hold, distance, heading, pitch,
+                                      subjects, path))
 
 
 @dataclass
