@@ -62,6 +62,9 @@ CLEAR_RADIUS = 3.0
 """Inches round the selected element and the pointer inside which the trees are lifted off."""
 RUBBER_ALONG, RUBBER_ACROSS = 1.5, 2.0
 """Spacing of rubber trees in a row and between rows, inches."""
+BURN_REACH = 0.5
+"""A tree outside burnt ground burns too where its root is within this share of its crown radius of it:
+its crown then hangs over the fire (the crowns stand inside their wood, not inside the burnt polygon)."""
 KEEP_CLEAR = ("trail", "stream", "river", "paddy", "bund", "crater", "mud", "hootch", "masonry", "bunker",
               "wreck", "trench", "spider_hole")
 """Ground no trunk stands on, wherever it lies in a wood (crowns may still reach over it); ``open``
@@ -500,13 +503,16 @@ class Flora:
         return self.burn(shapely.union_all(polys) if polys else None)
 
     def burn(self, burnt) -> int:
-        """Char the trees standing in ``burnt`` (a shapely area, None for none); the rest keep or get
-        back their leaves. Returns how many are burnt."""
+        """Char the trees in ``burnt`` (a shapely area, None for none): those standing in it, and those
+        whose crowns reach over it by ``BURN_REACH`` of their radius (a bamboo clump on the edge of the
+        napalm leans its leaves over the fire); the rest keep or get back their leaves. Returns how
+        many are burnt."""
         count = 0
         for name, rows in self.rows.items():
             flag = np.zeros(len(rows), np.float32)
             if burnt is not None:
-                flag = shapely.contains_xy(burnt, rows[:, 0], rows[:, 1]).astype(np.float32)
+                d = shapely.distance(burnt, shapely.points(rows[:, 0], rows[:, 1]))
+                flag = (d <= BURN_REACH * rows[:, 4]).astype(np.float32)
             if not np.array_equal(flag, rows[:, 11]):
                 rows[:, 11] = flag
                 data = np.ascontiguousarray(rows, dtype=np.float32)

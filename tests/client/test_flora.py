@@ -181,12 +181,17 @@ def test_the_scene_draws_trees_by_instancing_and_the_player_can_lift_clear_and_b
     assert np.abs(cleared - lifted).sum() < np.abs(wooded - lifted).sum(), "a clearing shows the ground"
     flora.set_pointer(None)
 
-    # napalm: the trees in the burnt polygon char, the others keep their leaves; a withdrawn change heals
+    # napalm: the trees in the burnt polygon char, and those whose crowns reach over it by half their
+    # radius; the others keep their leaves; a withdrawn change heals
     burnt = [{"id": "n1", "kind": "burnt", "polygon": [[0, 36], [12, 36], [12, 46], [0, 46]]}]
     count = flora.apply_changes(burnt)
-    inside = sum(int(shapely.contains_xy(Polygon(burnt[0]["polygon"]), r[:, 0], r[:, 1]).sum())
+    poly = Polygon(burnt[0]["polygon"])
+    inside = sum(int((shapely.distance(poly, shapely.points(r[:, 0], r[:, 1])) <= 0.5 * r[:, 4]).sum())
                  for r in flora.rows.values())
     assert count == inside > 0
+    for r in flora.rows.values():
+        assert r[shapely.contains_xy(poly, r[:, 0], r[:, 1]), 11].all()  # every tree standing in it
+        assert not r[shapely.distance(poly, shapely.points(r[:, 0], r[:, 1])) > r[:, 4], 11].any()
     assert flora.apply_changes([]) == 0
     # the same, followed from the table's drawn changes (the scorch and the charred trees appear together)
     scene.changes.sync(burnt)
