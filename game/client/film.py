@@ -60,7 +60,8 @@ class Situation:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="dinkydau film", description="Render the set pieces of a real game to film.")
     p.add_argument("scenario")
-    p.add_argument("--showcase", choices=(*SHOWCASES, "all"), default="all")
+    p.add_argument("--showcase", choices=(*SHOWCASES, "harassment", "all"), default="all",
+                   help="harassment: the Jungle Ghost's 82 mm mortar (G-12); all: artillery, airstrike and dustoff")
     p.add_argument("--out", required=True, help="an .mp4 file, or a folder for PNG frames")
     p.add_argument("--size", default="1280x720")
     p.add_argument("--fps", type=int, default=30)
