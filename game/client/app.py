@@ -1690,7 +1690,9 @@ class DinkyDauApp:
         if tool == "tape":
             from game.client.tools import Tape
 
-            self.tool_state["tape"] = Tape(self.scene.overlays, self.scene.table.height_at)
+            scale = (self.view or {}).get("scenario", {}).get("scale") or {}  # the engine's ground scale
+            self.tool_state["tape"] = Tape(self.scene.overlays, self.scene.table.height_at,
+                                           float(scale.get("metres_per_inch", 10.0)))
             self.hud.set_prompt("Tape measure: click a stand or a point to measure from   M/Esc: put it away")
         else:
             from game.client.tools import CanopyOverlay

@@ -111,11 +111,13 @@ class MoveGhost:
 
 
 class Tape:
-    """A tape measure from a point (or a base's edge) to the mouse, in inches."""
+    """A tape measure from a point (or a base's edge) to the mouse, in inches, and in metres at the ground
+    scale the engine's view gives (``scenario.scale``, DD-1.1)."""
 
-    def __init__(self, parent: p3d.NodePath, height_at):
+    def __init__(self, parent: p3d.NodePath, height_at, metres_per_inch: float = 10.0):
         self.root = parent.attach_new_node("tape")
         self.height_at = height_at
+        self.metres_per_inch = metres_per_inch
         self.start: tuple[float, float] | None = None
         self.start_base: tuple | None = None
         self.label = text_node("", 0.7, TAPE, parent=self.root)
@@ -155,7 +157,7 @@ class Tape:
         if ticks:
             tick_np = geom.lines("ticks", ticks, TAPE, 2)
             tick_np.reparent_to(self.line)
-        self.label.node().set_text(f'{dist:.1f}"  ({dist * 10:.0f} m)')
+        self.label.node().set_text(f'{dist:.1f}"  ({dist * self.metres_per_inch:.0f} m)')
         self.label.set_pos((sx + x) / 2, (sy + y) / 2, self.height_at((sx + x) / 2, (sy + y) / 2) + 1.2)
         return dist
 
