@@ -47,6 +47,12 @@ SPOT_AT = 10.0
 """Spot the nearest enemy marker within this (the rubber rows' 12" sight, less a margin)."""
 RECON_AT = 6.0
 """Recon by Fire an enemy marker this close (inside its ambush trigger: better shoot than walk on)."""
+SEARCH_CLEAR = 6.0
+"""Search a hootch only with no known enemy this close (DD-2.15: a squad searching is not shooting)."""
+SEARCH_WALK = 8.0
+"""Walk to an unsearched hootch of an objective this close, to search it next (DD-2.15)."""
+SEARCHED = ("hootch", "bunker", "spider_hole")
+"""The features a Search / Pacify is made at (search.toml's list, DD-2.15)."""
 TOKEN_REACH = 14.0
 """An abandoned Communist token this close is worth the detour (+1 VP, DD-3.14)."""
 
@@ -256,6 +262,9 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         action = strip(offer)
         action["target"] = marks[0][1]
         out.append((score, action))
+    act = search(pic, eid, best_fire, foe_d)
+    if act is not None:
+        out.append(act)
     out += casevac(pic, eid, foe_d)
     move = pic.offer(eid, "move", mode="patrol")
     if (covering(pic, eid) or carrying(pic, eid)) and not closing(pic):
@@ -269,6 +278,9 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         if act is not None:
             out.append(act)
         act = capture(pic, eid, move)
+        if act is not None:
+            out.append(act)
+        act = to_search(pic, eid, move, best_fire, foe_d)
         if act is not None:
             out.append(act)
     ow = pic.offer(eid, "set_overwatch")
@@ -287,6 +299,55 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         if act is not None:
             out.append((act[0] + 0.05, act[1]))
     return out
+
+
+def search(pic: Picture, eid: str, best_fire: float, foe_d: float) -> tuple[float, dict] | None:
+    """Search / Pacify (DD-2.15) a hootch, bunker or spider hole in reach that nobody has searched yet
+    (the view's public ``searched`` markers), when there is nothing better to shoot and no enemy close:
+    what hides there is found, and the Jungle Ghost can no longer come back into it (DD-10.13, G-40)."""
+    offer = pic.offer(eid, "search")
+    if offer is None or best_fire >= 0.5 or foe_d < SEARCH_CLEAR:
+        return None
+    done = {m["id"] for m in pic.f.view.get("markers", []) if m.get("kind") == "searched"}
+    todo = [fid for fid in offer["params"]["feature"]["choices"] if f"searched_{fid}" not in done]
+    if not todo:
+        return None
+    action = strip(offer)
+    action["feature"] = sorted(todo)[0]
+    return (1.15, action)
+
+
+def unsearched(pic: Picture) -> list[tuple[str, tuple[float, float], float]]:
+    """The hootches and bunkers inside our objectives that nobody has searched yet (the view's public
+    ``searched`` markers), with their centres and half their longest side."""
+    done = {m["id"] for m in pic.f.view.get("markers", []) if m.get("kind") == "searched"}
+    polys = [o["polygon"] for o in our_objectives(pic)]
+    out = []
+    for feat in pic.f.view["scenario"].get("features", []):
+        if feat.get("type") not in SEARCHED or f"searched_{feat['id']}" in done or "point" not in feat:
+            continue
+        c = (float(feat["point"][0]), float(feat["point"][1]))
+        if any(inside(poly, c) for poly in polys):
+            out.append((feat["id"], c, max(feat.get("size") or [0.0]) / 2))
+    return out
+
+
+def to_search(pic: Picture, eid: str, move: dict, best_fire: float, foe_d: float) -> tuple[float, dict] | None:
+    """Walk a stand up to the nearest unsearched hootch of an objective (DD-2.15: within 2"), when no
+    enemy is close and nothing is worth shooting: the next activation searches it (``search``)."""
+    if best_fire >= 0.5 or foe_d < SEARCH_CLEAR or pic.offer(eid, "search") is not None:
+        return None
+    me = pic.centre(eid)
+    todo = sorted((dist(me, c), fid, c, half) for fid, c, half in unsearched(pic))
+    for d, _, c, half in todo[:2]:
+        if d > SEARCH_WALK:
+            break
+        # outside its wall on our side, well within the 2" reach
+        k = (half + 0.8) / max(d, 1e-6)
+        act = _stand_onto(pic, eid, move, (c[0] + (me[0] - c[0]) * k, c[1] + (me[1] - c[1]) * k))
+        if act is not None:
+            return (1.1, act)  # above a plain advance (at most about 1.1), below a capture or a volley
+    return None
 
 
 def _stand_onto(pic: Picture, eid: str, move: dict, point, role: str | None = None) -> dict | None:
