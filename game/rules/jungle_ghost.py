@@ -1039,6 +1039,8 @@ def consolidation(g: Game) -> None:
             continue
         ev = resolve_test(g.dice, purpose="Disengagement", target=f.need, modifiers=[], clause="DD-10.11; C-10",
                           side="insurgent", element=el.id, subject=el.name)
+        if f.active != "all":  # the reading is the engine's, and the table says so when it applies
+            ev["text"] += f" (engine policy: \"active\" read as {f.active}, jungle_ghost.toml [fade])"
         g.emit(ev)
         if ev["result"] == "pass":
             fade_out(g, el)
