@@ -24,7 +24,7 @@ play: $(STAMP)
 test: $(STAMP)
 	@sh tools/install-gltf-validator.sh
 	$(PY) -m ruff check game tests benchmarks models
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py

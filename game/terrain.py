@@ -28,6 +28,9 @@ COVER_ORDER = {"open": 0, "water": 0, "light": 1, "medium": 2, "heavy": 3}
 """The cover classes (DD-5.4, DD-5.6), ranked: a stand takes the best cover at its centre (G-01 rule 1)."""
 COVERS = tuple(COVER_ORDER)
 CANOPIES = ("none", "light", "rubber", "secondary", "dense", "bamboo")
+GOINGS = ("road", "cross", "half", "paddy", "swim", "impassable")
+"""How a vehicle goes over a terrain (G-01 "Tracked / Wheeled"): its roster's road, cross-country, paddy
+or swimming speed, half its cross-country speed, or not at all."""
 """The foliage classes a canopy volume is baked as (DD-4.1, G-02); ``none``: no canopy."""
 
 
@@ -71,6 +74,13 @@ class TerrainType:
     canopy: str = field(default="none", metadata=one_of(CANOPIES))
     canopy_bottom: float = 0.0
     canopy_top: float = 0.0
+    tracked: str = field(default="cross", metadata=one_of(GOINGS))
+    """How a tracked vehicle goes here (G-01 "Tracked / Wheeled"): a speed of its roster row (road, cross,
+    paddy, swim), half its cross-country speed, or impassable (``game.rules.vehicles``)."""
+    wheeled: str = field(default="cross", metadata=one_of(GOINGS))
+    """How a wheeled vehicle goes here (G-01), as ``tracked``."""
+    vehicle_cap: float = 0.0
+    """Inches a vehicle may move at most through this terrain (G-01 T9: 3"), 0: no cap."""
 
     def allowance(self, base: float) -> float:
         """The movement allowance left from ``base`` inches in this terrain (G-01)."""

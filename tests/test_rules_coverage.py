@@ -144,8 +144,8 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
 @pytest.mark.parametrize("name, old, new, error", [
     ("clauses.toml", 'id = "DD-1.1"\nchapter = "1"', 'id = "DD-1.1"\nchapter = "2"',
      r"clauses.toml: clause\[0\] 'DD-1.1': id is of chapter 1, the record says 2"),
-    ("clauses.toml", 'id = "DD-1.1"\nchapter = "1"', 'id = "DD-1.1"\nchapter = "7"',
-     r"clauses.toml: clause\[0\] 'DD-1.1': chapter '7' is not defined in clauses.toml"),
+    ("clauses.toml", 'id = "DD-1.1"\nchapter = "1"', 'id = "DD-1.1"\nchapter = "9B"',
+     r"clauses.toml: clause\[0\] 'DD-1.1': chapter '9B' is not defined in clauses.toml"),
     ("clauses.toml", 'id = "DD-1.1"\n', 'id = "DD-1.1"\nsource = "Ch1"\n',
      r"clauses.toml: clause\[0\] 'DD-1.1': unknown key\(s\) source"),
     ("out_of_scope.toml", 'clause = "DD-2.35"', 'clause = "DD-2.99"',

@@ -18,8 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "game" / "data" / "clauses.toml"
-CHAPTERS = ("1", "2", "3", "4", "5", "6", "8", "10")
-"""The chapters copied: the ones the engine builds (1-6, 8 and 10). 7, 9A and 9B wait for their issues."""
+CHAPTERS = ("1", "2", "3", "4", "5", "6", "7", "8", "9A", "10")
+"""The chapters copied: the ones the engine builds (1-8, 9A and 10). 9B waits for its issue."""
 
 HEADING = re.compile(r"^## DD Chapter (\w+) — (.+?)\s*$")
 ROW = re.compile(r"^\| (DD-(\w+)\.(\d+)) \|")

@@ -29,9 +29,9 @@ if str(ROOT) not in sys.path:
 from game.clauses import Clauses, OutOfScope, chapter_key, load_clauses, load_out_of_scope  # noqa: E402
 
 DOC = ROOT / "docs" / "rules-coverage.md"
-FOCUS = ("1", "2", "3", "4", "5", "6", "10")
-FOCUS_LABEL = "chapters 1–6 and 10"
-"""The chapters issue 16 asks to be complete; the others in clauses.toml (8) are reported as well."""
+FOCUS = ("1", "2", "3", "4", "5", "6", "7", "9A", "10")
+FOCUS_LABEL = "chapters 1–7, 9A and 10"
+"""The chapters that must be complete (no clause missing); the others in clauses.toml (8) are reported as well."""
 
 CODE = ("game", (".py", ".toml"))
 TESTS = ("tests", (".py",))

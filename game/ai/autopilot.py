@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from game.ai import support
+from game.ai import armour, support
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 
@@ -235,6 +235,8 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         best_fire = max(best_fire, value)
     if second:
         return out
+    if armour.is_vehicle(pic, eid):
+        return out + armour.vehicle_options(pic, eid, best_fire)
     if el.get("pinned"):
         rally = pic.offer(eid, "rally")
         if rally is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 
-from game.ai import support
+from game.ai import armour, support
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 from game.terrain import sight
@@ -139,6 +139,10 @@ def ladder(pic: Picture, eid: str) -> dict | None:
     act = slip(pic, eid)
     if act is not None:
         return act
+    # 1d. An RPG team with a shot at a track takes it (DD-7.6; the engine's odds of a penetration).
+    at = armour.at_shot(pic, eid)
+    if at is not None:
+        return at[1]
     # 2. Hug the Belt (G-10 step 2)
     act = hug(pic, eid)
     if act is not None:

@@ -572,13 +572,15 @@ def _chute(parent: p3d.NodePath) -> p3d.NodePath:
     return node
 
 
-def flare(stage: Stage, x: float, y: float, radius: float, seconds: float = 12.0, delay: float = 0.0) -> Sequence:
+def flare(stage: Stage, x: float, y: float, radius: float, seconds: float = 12.0, delay: float = 0.0,
+          top: float = 20.0, low: float = 6.0) -> Sequence:
     """A star shell: it pops high over (x, y), the flare swings down under its parachute, a pool of white
     light follows it over the lit circle, the table's ambient light rises with it (at night), and it
-    gutters out near the ground."""
+    gutters out near the ground. ``top`` and ``low``: its height above the ground at the pop and at the end
+    (a trip flare is a small rocket on a stake: lower and shorter)."""
     ground = float(stage.height_at(x, y))
-    top = ground + 20.0
-    low = ground + 6.0
+    top = ground + top
+    low = ground + low
     holder = stage.root.attach_new_node("flare")
     _chute(holder)
     glow = fx.sprite_layer(holder.attach_new_node(fx._card_geom().make_copy()), additive=True)

@@ -8,7 +8,9 @@ ammo, overwatch, hold) stands as counters behind the element's first stand; woun
 casualty ring. Blinds are discs with a "?"; markers the engine lists (casualty tokens, smoke, target
 markers with their delay die, echoes) are drawn by kind, an unknown kind as a labelled chit. Stands,
 Blind markers and the markers on the ground are picked by a click (``pick``), and the ones an action's
-parameter may name are ringed (``highlight``).
+parameter may name are ringed (``highlight``). A vehicle stand is drawn by ``vehicles`` (its model with
+its turret, gun and hatch as parts, kept in step with the view's ``vehicle`` state); a vehicle's wreck
+marker by its own hull, burnt.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import panda3d.core as p3d
 from direct.interval.IntervalGlobal import LerpPosHprInterval, Sequence, Wait
 
-from game.client import geom
+from game.client import geom, vehicles
 from game.client.assets import ModelLibrary
 
 SIDE_COLORS = {"allied": (0.337, 0.706, 0.914, 1.0), "insurgent": (0.902, 0.624, 0.0, 1.0)}
@@ -77,6 +79,7 @@ class StandPiece:
     rim: p3d.NodePath
     ring: p3d.NodePath | None = None
     animating: bool = False
+    kit: object | None = None  # a vehicle's model and moving parts (game/client/vehicles.py)
 
 
 class Pieces:
@@ -116,9 +119,15 @@ class Pieces:
             if not piece.animating:
                 self.place(piece, s["x"], s["y"], s.get("facing", 0.0))
             self._casualty_ring(piece, s)
+            if piece.kit is not None:
+                piece.kit.sync(s.get("vehicle"))
         for sid in [k for k in self.stands if k not in seen]:
             self._stop(sid)
-            self.stands.pop(sid).node.remove_node()
+            gone = self.stands.pop(sid)
+            if gone.kit is not None:
+                gone.kit.destroy()
+            gone.node.remove_node()
+        vehicles.hide_passengers(self, view)
         self._sync_blinds(view.get("blinds", []))
         self._sync_markers(view.get("markers", []))
         self._sync_element_markers()
@@ -139,12 +148,14 @@ class Pieces:
         node = self.root.attach_new_node(f"stand-{s['id']}")
         node.set_tag("stand", s["id"])
         key = s.get("model") or s.get("type") or ""
-        if self.library.has(key):
+        # a vehicle's model keeps its moving parts (turret, gun, hatch): game/client/vehicles.py
+        kit = vehicles.make(self.library, node, s) if vehicles.is_vehicle(s) else None
+        if kit is None and self.library.has(key):
             model = self.library.instance(key, node)
             # its first faces are its soft shadow (models/build_models.py): blended, after the table
             model.set_transparency(p3d.TransparencyAttrib.M_alpha, 1)
             model.set_bin(stand_bin(), 0)
-        else:  # a stand type with no model yet: a plain base, never nothing
+        elif kit is None:  # a stand type with no model yet: a plain base, never nothing
             import trimesh.creation as tc
 
             mesh = tc.box(extents=(d, w, BASE_H))  # depth along the facing, width across it
@@ -152,13 +163,13 @@ class Pieces:
             node.attach_new_node(geom.trimesh_node(key or "base", mesh, (0.4, 0.35, 0.22, 1)))
         side = s.get("side", "allied")
         token = self.library.instance(SIDE_TOKEN.get(side, "side_allied"), node)
-        token.set_pos(-d / 2 + 0.2, 0, BASE_H)
+        token.set_pos(-d / 2 + 0.2, 0, kit.deck if kit is not None else BASE_H)
         color = SIDE_COLORS.get(side, (0.8, 0.8, 0.8, 1))
         hw, hd = d / 2 + 0.03, w / 2 + 0.03  # x: front to back (depth), y: across (width)
         rim = geom.lines("rim", [[(-hw, -hd, 0.03), (hw, -hd, 0.03), (hw, hd, 0.03), (-hw, hd, 0.03),
                                   (-hw, -hd, 0.03)]], color, 3.0)
         rim.reparent_to(node)
-        return StandPiece(s["id"], s.get("element", ""), side, w, d, node, rim)
+        return StandPiece(s["id"], s.get("element", ""), side, w, d, node, rim, kit=kit)
 
     def _casualty_ring(self, piece: StandPiece, s: dict) -> None:
         hurt = bool(s.get("wounded")) or int(s.get("hits", 0) or 0) > 0
@@ -244,8 +255,13 @@ class Pieces:
             key = MARKER_MODELS.get(kind, kind)
             if m.get("model") and self.library.has(str(m["model"])):  # a marker that names its model
                 key = str(m["model"])
+            elif kind == "wreck" and str(m.get("model") or m.get("roster")) in vehicles.ROSTER:
+                key = vehicles.model_key(self.library, str(m.get("model") or m.get("roster")))[0]  # a stand-in
             if self.library.has(key):
                 model = self.library.instance(key, np_)
+                if kind == "wreck" and key in vehicles.ROSTER:  # a vehicle's wreck: its own hull, burnt
+                    vehicles.burn_wreck_marker(model)
+                    np_.set_h(float(m.get("facing") or 0.0))
                 if kind in SMOKE_KINDS:
                     model.set_transparency(p3d.TransparencyAttrib.M_alpha)
                     model.set_alpha_scale(0.6)
@@ -391,6 +407,9 @@ class Pieces:
     def destroy(self) -> None:
         for sid in list(self.intervals):
             self._stop(sid)
+        for piece in self.stands.values():
+            if piece.kit is not None:
+                piece.kit.destroy()
         self.root.remove_node()
 
     def _stop(self, sid: str) -> None:

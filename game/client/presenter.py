@@ -67,6 +67,7 @@ LOG_ONLY = frozenset({
     "turn", "phase", "roll", "tokens", "clock", "cp", "note", "pass", "activate", "game_over", "doom_clock",
     "jungle_ghost", "civic_drift", "status", "rally", "take_five", "hold", "blind_hold", "sweep", "capture",
     "reserve_deployed", "ambush_order", "fade_declared", "fade_into", "survival",
+    "trip_flare_placed", "mine_order",  # a side's own secrets: its markers show them (DD-9A.2, DD-9A.11)
 })
 # fire support (DD chapter 8) has handlers: air_pass, fire_mission, gunship, illumination, smoke, terrain
 
@@ -81,7 +82,7 @@ def handles(*types: str):
 
 
 def _load_handlers() -> None:
-    from game.client import airstrike, effects, setpieces  # noqa: F401 - they register their handlers on import
+    from game.client import airstrike, armour_fx, effects, riverine_fx, setpieces  # noqa: F401 - they register their handlers on import
 
 
 def unhandled(types) -> list[str]:

@@ -3,7 +3,8 @@
 ``synth(name)`` makes each sound once with numpy (fixed seeds, so the same bytes every run): the Huey's
 blade slap and turbine whine, a jet's roar, the shriek of an incoming round, explosions by calibre, and
 small arms told apart by rhythm (an M16's short bursts, an M60's long steady stream, an AK's slower
-crack, an RPD, a sniper's single shot, a grenade, an RPG's whoosh). The WAVs live in a RAM disk mounted
+crack, an RPD, a sniper's single shot, a grenade, an RPG's whoosh), a tank gun's crack and boom, a round
+ricocheting off armour. The WAVs live in a RAM disk mounted
 in Panda's virtual file system; nothing is written to the disk.
 
 ``SoundBoard`` owns its own OpenAL manager (the window's own stays the null manager its settings ask
@@ -156,6 +157,15 @@ def _synth(name: str) -> np.ndarray:
         whoosh = _lp(_noise(n, 66), 1500) * np.clip(1 - t / 0.6, 0, 1) * 1.4
         bang = np.concatenate([np.zeros(int(0.55 * RATE)), _bang(67, 1.6 - 0.55, 1000, 0.02, 60)])
         x = whoosh + np.pad(bang, (0, max(0, n - len(bang))))[:n]
+    elif name == "cannon":  # a tank gun or recoilless rifle: a hard crack and a long low boom
+        x = _bang(71, 2.2, 600, 0.03, 38) + 0.5 * _bang(72, 2.2, 2500, 0.008, 90)
+    elif name == "ricochet":  # a round glancing off armour: a clang, then the whine falling away
+        n = int(1.2 * RATE)
+        t = np.arange(n) / RATE
+        f = 2600 - 1500 * (t / 1.2) ** 0.7
+        ph = 2 * math.pi * np.cumsum(f) / RATE
+        clang = np.sin(2 * math.pi * 1650 * t) * np.exp(-t / 0.05) + 0.6 * _noise(n, 73) * np.exp(-t / 0.01)
+        x = clang + 0.55 * np.sin(ph) * np.exp(-t / 0.45) * np.clip(t / 0.03, 0, 1)
     elif name == "pop":  # a smoke grenade's spoon and fuse, then the hiss
         n = int(2.0 * RATE)
         t = np.arange(n) / RATE
@@ -167,7 +177,7 @@ def _synth(name: str) -> np.ndarray:
 
 
 SOUNDS = ("rotor", "jet", "prop", "shriek", "explosion_small", "explosion", "explosion_big", "m16", "m60", "ak47",
-          "rpd", "sniper", "grenade", "rpg", "pop")
+          "rpd", "sniper", "grenade", "rpg", "pop", "cannon", "ricochet")
 LOOPS = ("rotor", "jet", "prop")
 
 

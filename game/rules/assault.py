@@ -445,36 +445,43 @@ class RecoillessFire(ActionKind):
         return attack
 
     def resolve(self, g: Game, el: Element, action: dict, plan: fire.Attack) -> None:
-        rr = fire.combat().recoilless
         gun = g.state.stands[plan.groups[0].stands[0]]
         fire.resolve_attack(g, plan)
-        cone = backblast_cone(g, gun)
-        g.emit({"type": "template", "kind": "backblast", "element": el.id,
-                "polygon": [list(p) for p in cone.exterior.coords][:-1], "clause": "DD-5.33; G-25",
-                "text": "Backblast: a 2\" cone behind the breech"})
-        caught = [s for s in g.state.side_stands(el.side)
-                  if s.id != gun.id and base_of(g.book, s).intersects(cone)]
-        ctx = fire.Context("backblast", "DD-5.33", cover_to_hit=False, fixed_save=rr.backblast_save,
-                           point_blank=False)
-        for eid in sorted({s.element for s in caught}):
-            victims = [s for s in caught if s.element == eid]
-            mods: list[Modifier] = []
-            model = fire.build_model(g, victims, [gun], dataclass_replace(ctx, allocation="nearest"))
-            attack = fire.Attack(el.side, None, dataclass_replace(ctx, allocation="nearest"),
-                                 [fire.Group([gun.id], rr.backblast_fp, mods, fire.combat().fire.to_hit)],
-                                 model, victims[0].id, f"backblast catches {g.state.elements[eid].name}")
-            fire.resolve_attack(g, attack)
-        back = math.radians(gun.facing)
-        d = rr.dust_size / 2.0
-        # Named after the gun and the impulse, never the engine's event count: a public id made of
-        # ``state.seq`` would tell each side how many hidden events there have been (DESIGN §6).
-        cloud = {"id": f"dust_{gun.id}_{g.state.turn}_{g.state.impulse}", "x": round(gun.x - d * math.cos(back), 3),
-                 "y": round(gun.y - d * math.sin(back), 3), "radius": rr.dust_size / 2.0,
-                 "turn": g.state.turn, "impulse": g.state.impulse}
-        g.state.smoke = [m for m in g.state.smoke if (m["turn"], m["impulse"]) == (g.state.turn, g.state.impulse)]
-        g.state.smoke.append(cloud)
-        g.emit({"type": "smoke", "kind": "dust", **{k: cloud[k] for k in ("id", "x", "y", "radius")},
-                "clause": "DD-5.34", "text": "A dust cloud blocks sight for the rest of this impulse"})
+        backblast(g, el, gun)
+
+
+def backblast(g: Game, el: Element, gun: Stand) -> None:
+    """DD-5.33-5.34: a recoilless rifle has fired (this team's HE shot, or an AT shot: the Ontos, an RR
+    team, ``armour.resolve_at``): the 2 FP backblast on every friendly stand in the cone behind the
+    breech, then the dust cloud behind the firer for the rest of the impulse."""
+    rr = fire.combat().recoilless
+    cone = backblast_cone(g, gun)
+    g.emit({"type": "template", "kind": "backblast", "element": el.id,
+            "polygon": [list(p) for p in cone.exterior.coords][:-1], "clause": "DD-5.33; G-25",
+            "text": "Backblast: a 2\" cone behind the breech"})
+    caught = [s for s in g.state.side_stands(el.side)
+              if s.id != gun.id and base_of(g.book, s).intersects(cone)]
+    ctx = fire.Context("backblast", "DD-5.33", cover_to_hit=False, fixed_save=rr.backblast_save,
+                       point_blank=False)
+    for eid in sorted({s.element for s in caught}):
+        victims = [s for s in caught if s.element == eid]
+        mods: list[Modifier] = []
+        model = fire.build_model(g, victims, [gun], dataclass_replace(ctx, allocation="nearest"))
+        attack = fire.Attack(el.side, None, dataclass_replace(ctx, allocation="nearest"),
+                             [fire.Group([gun.id], rr.backblast_fp, mods, fire.combat().fire.to_hit)],
+                             model, victims[0].id, f"backblast catches {g.state.elements[eid].name}")
+        fire.resolve_attack(g, attack)
+    back = math.radians(gun.facing)
+    d = rr.dust_size / 2.0
+    # Named after the gun and the impulse, never the engine's event count: a public id made of
+    # ``state.seq`` would tell each side how many hidden events there have been (DESIGN §6).
+    cloud = {"id": f"dust_{gun.id}_{g.state.turn}_{g.state.impulse}", "x": round(gun.x - d * math.cos(back), 3),
+             "y": round(gun.y - d * math.sin(back), 3), "radius": rr.dust_size / 2.0,
+             "turn": g.state.turn, "impulse": g.state.impulse}
+    g.state.smoke = [m for m in g.state.smoke if (m["turn"], m["impulse"]) == (g.state.turn, g.state.impulse)]
+    g.state.smoke.append(cloud)
+    g.emit({"type": "smoke", "kind": "dust", **{k: cloud[k] for k in ("id", "x", "y", "radius")},
+            "clause": "DD-5.34", "text": "A dust cloud blocks sight for the rest of this impulse"})
 
 
 def dataclass_replace(ctx: fire.Context, **kw) -> fire.Context:

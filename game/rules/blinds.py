@@ -176,6 +176,10 @@ def allowance(g: Game, b: Blind, mode: str, path: LineString | Point | None = No
         terrains = g.table.terrain_along(disc(x, y, radius), key=("disc", x, y, radius))
     else:
         terrains = g.table.terrain_along(path.buffer(radius))
+    from game.rules.weather import unfordable
+
+    if unfordable(g, [t.id for t in terrains]):
+        return 0.0  # G-07 (1): the monsoon makes streams unfordable, for a marker as for its stands
     return min(t.allowance(base) for t in terrains)
 
 
@@ -326,6 +330,14 @@ class BlindMove(SideActionKind):
         caught = blind_overwatch(g, b, mode, (tx, ty))
         if caught is not None:
             tx, ty = caught[1]
+        weather_winds = None
+        if mode == "sprint":
+            from game.rules.weather import sprint_winds
+
+            # G-07 (1) the monsoon's open ground as Mud, (6) Scorching Heat: the marker's men as on foot
+            crossed = g.table.terrain_along(LineString([(b.x, b.y), (tx, ty)]).buffer(detection.rules().spotting.marker_radius)) \
+                if (b.x, b.y) != (tx, ty) else []
+            weather_winds = sprint_winds(g, sorted({t.id for t in crossed}))
         dx, dy = tx - b.x, ty - b.y
         b.x, b.y = round(tx, 4), round(ty, 4)
         b.conceal = False
@@ -336,11 +348,12 @@ class BlindMove(SideActionKind):
             for st in g.state.living(el):
                 st.x, st.y = round(st.x + dx, 4), round(st.y + dy, 4)
             if mode == "sprint":
-                if el.sprinted_last_turn and not el.winded:
+                why = "sprinted two turns running" if el.sprinted_last_turn else weather_winds
+                if why and not el.winded:
                     el.winded = el.winded_slow = True
                     g.emit({"type": "status", "element": el.id, "status": "winded", "on": True,
-                            "clause": "DD-3.6", "text": f"{el.name} is Winded (sprinted two turns running)"},
-                           visible=side)
+                            "clause": "DD-3.6" + ("" if el.sprinted_last_turn else "; G-07"),
+                            "text": f"{el.name} is Winded ({why})"}, visible=side)
                 el.sprinted_this_turn = True
         g.emit({"type": "blind_move", "blind": b.id, "side": side, "mode": mode, "from": frm, "to": [b.x, b.y],
                 "clause": f"{MODES[mode][1]}; G-17", "text": f"Blind {b.id}: {MODES[mode][0]}"})

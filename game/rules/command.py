@@ -7,7 +7,7 @@ inside the radius and the element is in 2" coherency (DD-1.8, DD-1.11), or when 
 specialists are their own single-stand elements, so they measure from their own stand (DD-1.12).
 Insurgent elements never use command rules (G-16).
 
-What it leaves out: vehicle and boat radios (no vehicles yet).
+Every Allied vehicle has a radio and is always In Command (G-06). What it leaves out: boat radios.
 """
 
 from __future__ import annotations
@@ -112,6 +112,8 @@ def command_key(g: Game, element: Element) -> tuple:
 def _command_status(g: Game, element: Element) -> dict:
     if element.side != "allied":
         return {"in_command": None, "reason": "Insurgent elements do not use command rules", "clause": "G-16"}
+    if element.kind == "vehicle" and any(g.book.stands[s.type].vehicle for s in g.state.living(element)):
+        return {"in_command": True, "reason": "a vehicle's radio: always In Command", "clause": "G-06; G-16"}
     pc = commander(g, element.side)
     if not coherent(g, element):
         return {"in_command": False, "reason": "the element is out of 2\" coherency", "clause": "DD-1.11"}

@@ -24,7 +24,9 @@ CHAPTERS = {
     "4": "Chapter 4 (the Green Fog, `docs/fog.md`) adds actions for Blinds and detection",
     "5": "Chapter 5 (firefights, `docs/combat.md`) adds",
     "6": "Chapter 6 (casualties and CASEVAC, `docs/casevac.md`) adds",
+    "7": "Chapter 7 (vehicles and armour, `docs/vehicles.md`) adds",
     "8": "Chapter 8 (fire support, `docs/fire_support.md`) adds",
+    "9A": "Chapter 9A (night and weather, `docs/night.md`; the river, `docs/riverine.md`) adds",
 }
 
 

@@ -40,7 +40,7 @@ __all__ = [
 SIDES = ("allied", "insurgent")
 ROLES = (
     "rifle", "mg", "hmg", "commander", "squad_leader", "rto", "medic", "scout", "sniper", "sapper",
-    "mortar", "recoilless", "flamethrower", "fo",
+    "mortar", "recoilless", "flamethrower", "fo", "vehicle", "at",
 )
 """What a stand does (G-03, G-20): the rules ask a stand's role, so the roles are a closed vocabulary."""
 
@@ -95,6 +95,10 @@ class StandType:
     squad_leader: bool = False
     radio: bool = False
     heavy_weapon: bool = False
+    vehicle: str = ""
+    """A vehicle's stand: its roster id in ``vehicles.toml`` (DD chapter 7, G-06; ``game.rules.vehicles``)."""
+    at: str = ""
+    """An infantry anti-tank weapon it carries: a weapon id of ``armour.toml`` (DD-7.4, G-05)."""
 
 
 @dataclass(frozen=True)

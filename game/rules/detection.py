@@ -24,7 +24,8 @@ the ambush).
 The API for the Jungle Ghost (docs/fog.md): :func:`make_echo`, :func:`reveal`, :func:`noise`,
 :func:`los`, :func:`observers_of`, :func:`echoes_seen_by`.
 
-What it leaves out: trip flares themselves (DD-9A.2; :func:`noise` is their entry point), elevation's
+What it leaves out: trip flares themselves (DD-9A.2, ``game.rules.night``: :func:`noise` is how a
+tripping Blind becomes an Echo; a Sprint's noise is masked in rain, ``weather.effect``), elevation's
 +6" (DD-4.41, in the LOS module), colored smoke (DD-4.36–4.37), civilians on the table (none exist yet:
 the civilian half of DD-4.28 fires only when a stand with role "civilian" is in range), Resupply.
 """
@@ -220,6 +221,11 @@ def noise(g: Game, b: Blind, why: str, clause: str = "DD-4.9") -> None:
     """The Blind makes noise (DD-4.9 (b)): ``why`` is "sprint" or "water" (detection.toml [noise]: what
     it makes of a Blind, and of an Echo: a sprinting Echo is Confirmed, C-14). Trip flares (DD-9A.2)
     call this with why="trip flare" (a Blind or an Echo becomes, or stays, an Echo)."""
+    if why == "sprint":
+        from game.rules.weather import effect
+
+        if effect(g, "noise_masked"):
+            return  # G-07 (1), (2): the rain masks a Sprint's noise (water and trip flares still tell)
     n = rules().noise
     result = getattr(n, why + ("_echo" if b.state == "echo" else ""), "echo")
     if result == "confirmed":
@@ -321,7 +327,8 @@ def after_action(g: Game) -> None:
 def on_fire(g: Game, attack: Any) -> None:
     """Muzzle flash (DD-4.39): a firing element is Confirmed at once (a firer under a Blind is revealed,
     DD-4.11), and counts as firing for spotting this turn and the next (C-07). At night, automatic
-    weapons without flash suppressors are Illuminated to the end of the turn (DD-4.40, C-04)."""
+    weapons without flash suppressors are Illuminated to the end of the turn (DD-4.40, DD-9A.4, C-04:
+    ``night.blooms`` says which stands bloom, from night.toml)."""
     if attack.firer is None:
         return
     el = g.state.elements.get(attack.firer)
@@ -332,8 +339,9 @@ def on_fire(g: Game, attack: Any) -> None:
     if el.blind is not None:
         reveal_element(g, el, "muzzle flash", "DD-4.39; DD-4.11")
     if sight().time[g.state.time_of_day].night and el.illuminated_turn != g.state.turn:
-        autos = [sid for gr in attack.groups for sid in gr.stands
-                 if g.book.stands[g.state.stands[sid].type].role in ("mg", "hmg")]
+        from game.rules.night import blooms
+
+        autos = [sid for gr in attack.groups for sid in gr.stands if blooms(g, g.state.stands[sid])]
         if autos:
             el.illuminated_turn = g.state.turn
             g.emit({"type": "status", "element": el.id, "status": "illuminated", "on": True,
@@ -423,8 +431,11 @@ def spot_modifiers(g: Game, el: Element, stands: list[Stand], b: Blind) -> list[
         mods.append(Modifier("Patrol Move: cautious", sp.patrol, "DD-2.8; C-07"))
     if b.conceal:
         mods.append(Modifier("target in Hold/Conceal", sp.conceal, "DD-4.38; G-32"))
-    if sight().time[g.state.time_of_day].poor_light:
-        mods.append(Modifier(f"poor light ({g.state.time_of_day})", sp.night, "G-23"))
+    from game.rules.night import poor_light
+
+    dim = poor_light(g, stands, b)  # G-23, DD-9A.1: dawn/dusk beyond 6" only; none into a lit circle
+    if dim is not None:
+        mods.append(Modifier(dim, sp.night, "G-23"))
     return mods
 
 

@@ -17,7 +17,10 @@ snipers choose their stand and ignore both.
 Actions registered here: Aimed Fire (DD-2.11), Fire & Maneuver (DD-2.12), Grazing Fire (DD-5.26),
 Area Suppression (DD-5.27, rolled as a pooled template by ``game.rules.template``).
 
-What it leaves out: vehicles and their armour saves (DD-5.7, DD-5.12–5.18), anti-tank shots (G-05).
+What it leaves out: vehicles and their armour saves (DD-5.7, DD-5.12–5.18) and anti-tank shots (G-05):
+``game.rules.armour``. Here a vehicle stand fires its roster weapons (``vehicles.vehicle_fp``; moving at
+half speed it fires its whole pool at -1, G-06) and is never the target of small arms (DD-7.2) unless it is
+a soft-skin (Class 1, G-04), whose hits go to ``vehicles.small_arms_hit``.
 """
 
 from __future__ import annotations
@@ -234,9 +237,14 @@ def terrain_at(g: Game, stand: Stand) -> list[TerrainType]:
 
 def cover_of(g: Game, stand: Stand) -> TerrainType:
     """The terrain that gives a stand its cover (DD-5.4, DD-5.6; the best at its centre)."""
+    from game.rules.night import loses_cover
+    from game.rules.vehicles import wreck_shelter
     from game.world.tablemap import COVER_ORDER
 
-    return max(terrain_at(g, stand), key=lambda t: (COVER_ORDER[t.cover], -t.save, -t.to_hit))
+    if loses_cover(g, stand):  # DD-9A.2: moving inside a fired trip flare's light, no cover bonus
+        return g.table.open
+    wreck = wreck_shelter(g, stand)  # G-01 T15, DD-5.17: sheltering in contact with a wreck
+    return max(terrain_at(g, stand) + ([wreck] if wreck else []), key=lambda t: (COVER_ORDER[t.cover], -t.save, -t.to_hit))
 
 
 def in_tree(g: Game, stand: Stand) -> bool:
@@ -258,9 +266,24 @@ def in_column(g: Game, el: Element, moving: str | None = None) -> bool:
     return q(span) > combat().fire.column_length
 
 
+HULL_HITS = 99
+"""A hull in the allocation model: never removed by the count of hits, the armour rules decide (G-04)."""
+
+
+def soft_skin(g: Game, stand: Stand) -> bool:
+    """A Class 1 hull that small arms may target (DD-7.2, G-04; ``vehicles.soft_skin``)."""
+    from game.rules.vehicles import soft_skin as _soft
+
+    return _soft(g, stand)
+
+
 def stand_fp(g: Game, stand: Stand) -> int:
     """A stand's FP dice (G-03): a ringed Medium stand rolls half, rounded up (DD-5.2)."""
     t = g.book.stands[stand.type]
+    if t.vehicle:  # a vehicle fires its working weapons (G-06; game.rules.vehicles)
+        from game.rules.vehicles import vehicle_fp
+
+        return vehicle_fp(g, stand)
     if t.hits > 1 and stand.hits >= 1:
         return max(combat().fire.min_dice, math.ceil(t.fp / 2))
     return t.fp
@@ -271,6 +294,8 @@ def can_shoot(g: Game, stand: Stand) -> bool:
     crew-served weapon in the water (DD-3.18: no M60 or mortar fire while fording)."""
     from game.rules.casevac import is_bearer
 
+    if g.book.stands[stand.type].vehicle:
+        return stand_fp(g, stand) > 0  # G-06, DD-7.3, DD-7.10: its working weapons (game.rules.vehicles)
     return g.book.stands[stand.type].fp > 0 and not is_bearer(g, stand) and not wet_heavy_weapon(g, stand)
 
 
@@ -382,6 +407,10 @@ def to_hit_modifiers(g: Game, firer: Element | None, shooter: Stand | None, targ
         mods.append(Modifier("trail column caught by ambush or Opportunity Fire", f.column_bonus, "DD-3.3; C-17"))
     if ctx.kind == "desperate":
         mods.append(Modifier("Desperate Return Fire", f.desperate, "DD-2.30"))
+    if ctx.kind == "fire_maneuver" and shooter is not None and g.book.stands[shooter.type].vehicle:
+        from game.rules.armour import tables
+
+        mods.append(Modifier("vehicle at half speed fires", tables().at_fire.half_speed, "G-06"))
     return mods
 
 
@@ -513,7 +542,10 @@ def build_model(g: Game, targets: list[Stand], shooters: list[Stand], ctx: Conte
         tt = g.book.stands[t.type]
         el = g.state.elements[t.element]
         had_medium = any(g.book.stands[g.state.stands[s].type].base == "medium" for s in el.stands)
-        marks.append(Mark(t.id, t.element, tt.base == "small", tt.base == "medium", tt.hits, t.hits, dist,
+        if tt.vehicle:  # a soft-skin's hits go to its armour save and Damage Table (vehicles.small_arms_hit, G-04)
+            sv, why = None, "its armour save (G-04)"
+        marks.append(Mark(t.id, t.element, tt.base == "small", tt.base == "medium",
+                          HULL_HITS if tt.vehicle else tt.hits, t.hits, dist,
                           True if visible is None else visible.get(t.id, False), sv, why, (), had_medium,
                           in_tree(g, t)))
     for i, m in enumerate(marks):
@@ -587,6 +619,8 @@ def legal_targets(g: Game, el: Element, shooters: list[Stand]) -> list[Stand]:
     sniper = all(g.book.stands[s.type].role == "sniper" for s in shooters)
     seen: list[tuple[float, Stand, bool]] = []
     for t in enemy_stands(g, el.side):
+        if g.book.stands[t.type].vehicle and not soft_skin(g, t):
+            continue  # DD-7.2: small arms do not hurt a Class 2-4 hull (game.rules.armour: at_fire, crew_shot)
         dists = [(gap(g, s, t), s) for s in shooters]
         vis = [(d, s) for d, s in dists if g.line_of_sight(s, t).visible]
         if not vis:
@@ -616,6 +650,9 @@ def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list
         # names nothing, so a refusal never tells a hidden stand from a made-up one.
         raise IllegalAction(f"no Confirmed enemy stand {target_id!r} on the table", "DD-5.1; DD-4.10")
     tel = g.state.elements[target.element]
+    if g.book.stands[target.type].vehicle and not soft_skin(g, target):
+        raise IllegalAction(f"'{target_id}' is a vehicle: small arms cannot hurt its hull; fire at an exposed "
+                            f"crewman (crew_shot) or with an anti-tank weapon (at_fire)", "DD-7.2; DD-7.3; G-04")
     if check_target:
         legal = legal_targets(g, el, shooters)
         if target not in legal:
@@ -661,6 +698,7 @@ def fire_groups(g: Game, el: Element, shooters: list[Stand], primary: Stand, ctx
             continue
         per.append((s, stand_fp(g, s), to_hit_modifiers(g, el, s, primary, ctx)))
     total = sum(n for _, n, _ in per)
+    halve = halve and not all(g.book.stands[s.type].vehicle for s, _, _ in per)  # G-06: a vehicle fires at -1
     if total and (halve or el.low_ammo):
         keep = max(f.min_dice, math.ceil(total / 2))
         if halve and el.low_ammo:
@@ -811,6 +849,10 @@ def apply_hit(g: Game, stand: Stand, clause: str) -> bool:
     t = g.book.stands[stand.type]
     el = g.state.elements[stand.element]
     vis = g.visibility_of_element(el)
+    if t.vehicle:  # a hull takes no infantry hits: the armour rules (DD-7.2, G-04; game.rules.armour)
+        from game.rules.vehicles import small_arms_hit
+
+        return small_arms_hit(g, stand, clause)
     tree = in_tree(g, stand)
     stand.hits += 1
     if stand.hits < t.hits and not tree:
@@ -850,6 +892,8 @@ def after_hits_morale(g: Game, out: Outcome, clause: str) -> None:
         if not g.state.living(el):
             out.eliminated.append(eid)
             continue
+        if el.kind == "vehicle":
+            continue  # a hull's hits are the armour rules' (G-04 procedure 1): no Pinning test
         if test_or_pin(g, el, "under fire", f"DD-5.19; {clause}"):
             out.passed.append(eid)
         else:

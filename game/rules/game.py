@@ -145,11 +145,15 @@ def scenario_key(scenario: Scenario) -> str:
 
 
 @lru_cache(maxsize=1 << 11)
-def _observer(x: float, y: float, facing: float, width: float, depth: float):
-    """An LOS observer (immutable), shared by every question about the same footprint."""
+def _observer(x: float, y: float, facing: float, width: float, depth: float, eye: float | None = None,
+              hull: float = 0.0):
+    """An LOS observer (immutable), shared by every question about the same footprint; a vehicle's with
+    its crew's ``eye`` height and its ``hull`` top (game.rules.vehicles)."""
     from game.world.los import Observer
 
-    return Observer(x=x, y=y, facing=facing, width=width, depth=depth)
+    if eye is None:
+        return Observer(x=x, y=y, facing=facing, width=width, depth=depth)
+    return Observer(x=x, y=y, facing=facing, width=width, depth=depth, eye_height=eye, body_height=hull)
 
 
 def _footprint(thing: Stand | Blind) -> tuple:
@@ -265,6 +269,17 @@ def _reads(reader: str, visible: str) -> bool:
     return reader == "referee" or visible == "all" or visible == reader
 
 
+def vehicle_moves(g: Game, el: Element, mode: str) -> bool:
+    """May this vehicle element make a move of this mode (``vehicles.refuse_move``)?"""
+    from game.rules.vehicles import refuse_move
+
+    try:
+        refuse_move(g, el, mode)
+    except IllegalAction:
+        return False
+    return True
+
+
 def action_types() -> tuple[str, ...]:
     return CORE_ACTIONS + tuple(sorted(ACTION_KINDS)) + tuple(sorted(SIDE_ACTIONS))
 
@@ -307,6 +322,10 @@ class Game:
         if state.terrain_changes:  # craters and burnt ground made in play (DD ch. 8; terrain_changes.py)
             self.table = self.table.changed(state.terrain_changes)
         self.dice = Dice(self.state.rng)
+        if self.state.phase == "setup" and self.state.weather == "roll":
+            from game.rules.weather import roll_at_setup
+
+            roll_at_setup(self)  # DD-9A.5, G-07: the Tropical Weather Table, before the first turn
         if start and self.state.turn == 0:
             turn_rules.start_turn(self)
 
@@ -373,6 +392,12 @@ class Game:
             d = 2 * detection_rules().spotting.marker_radius
             return _observer(thing.x, thing.y, 0.0, d, d)
         b = self.book.base_of(thing.type)
+        if self.book.stands[thing.type].vehicle:  # a vehicle sees from its crew's eye, is seen by its hull top
+            from game.rules import vehicles
+
+            v = vehicles.vehicle_type(self, thing)
+            return _observer(thing.x, thing.y, thing.facing, b.width, b.depth, vehicles.eye_of(self, thing),
+                             v.height if v is not None else 0.0)
         return _observer(thing.x, thing.y, thing.facing, b.width, b.depth)
 
     def prefetch_los(self, reach: float = 32.0) -> None:
@@ -426,15 +451,22 @@ class Game:
 
     def sight_key(self) -> tuple:
         """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34), the
-        ground napalm burnt (G-19) and the circles star shells light (DD-9A.3)."""
+        ground napalm burnt (G-19), the circles star shells light (DD-9A.3) and the hulls of the vehicles
+        and wrecks on the table (G-01 T15; ``vehicles.hulls_now``: () in a game without vehicles)."""
         s = self.state
         smoke = tuple((m.x, m.y, m.radius) for m in s.clocks if m.blocks_sight)
         # DD-5.34: a dust cloud lasts for the impulse it was raised in
         smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
                        if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
         from game.rules.fire_support.missions import lights_now
+        from game.rules.night import lit_circles
+        from game.rules.vehicles import hulls_now
+        from game.rules.weather import sight_turn
 
-        return s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self)
+        # DD-9A.2, DD-9A.4: the trip flares' and Muzzle Bloom's lit circles beside the star shells' (() without);
+        # G-07: the turn the weather's caps are read at (1 for a weather whose cap never changes)
+        return (s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self) + lit_circles(self),
+                hulls_now(self), sight_turn(self))
 
     def conditions(self):
         """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
@@ -445,9 +477,9 @@ class Game:
             return memo["conditions"]
         key = self.sight_key()
         if self._conditions is None or self._conditions[0] != key:
-            weather, time_of_day, smoke, burnt, lit = key
+            weather, time_of_day, smoke, burnt, lit, hulls, turn = key
             self._conditions = (key, Conditions(weather=weather, time_of_day=time_of_day, smoke=smoke,
-                                                illuminated=lit, burnt=burnt))
+                                                illuminated=lit, burnt=burnt, hulls=hulls, turn=turn))
         if memo is not None:
             memo["conditions"] = self._conditions[1]
         return self._conditions[1]
@@ -458,7 +490,7 @@ class Game:
         clause. Tests may set ``self.los_override`` to a callable (a, b) -> result on hand-built
         tables; it is called with stands (a marker as a stand-like point)."""
         if self.los_override is not None:
-            return self.los_override(_as_stand(a), _as_stand(b))
+            return self._on_water(a, b, self.los_override(_as_stand(a), _as_stand(b)))
         cond = self.conditions()
         if self._sightlines[0] is not cond:
             self._sightlines = (cond, {})
@@ -477,7 +509,15 @@ class Game:
             if len(seen) > 100_000:
                 seen.clear()
             seen[key] = res
-        return res
+        return self._on_water(a, b, res)
+
+    def _on_water(self, a: Stand | Blind, b: Stand | Blind, res: Any) -> Any:
+        """The river's word on a sightline (DD-9A.7–9A.8; ``riverine.water_sight``), in a river game only."""
+        if "riverine" not in self.state.chapters:
+            return res
+        from game.rules.riverine import water_sight
+
+        return water_sight(self, a, b, res)
 
     def measure(self, key: tuple, work: Callable[[], Any]) -> Any:
         """What ``work()`` answers, kept for the game under ``key``: for answers that depend only on
@@ -636,6 +676,8 @@ class Game:
             for mode, (name, clause) in MODES.items():
                 if mode == "sprint" and el.pinned:
                     continue
+                if el.kind == "vehicle" and not vehicle_moves(self, el, mode):
+                    continue  # G-06, DD-5.14: a vehicle moves at its speed, while it can move
                 if mode == "trail_rush" and not all(
                     self.table.point_on_trail(st.x, st.y) for st in self.state.living(el)
                 ):
@@ -900,4 +942,6 @@ class Game:
 
 # Register the chapters and their actions: 5 (fire, reactions, assault), 4 (detection, blinds), 6 (casevac),
 # 8 (fire support), 10 (the Jungle Ghost).
-from game.rules import ambush_orders, assault, blinds, casevac, detection, fade, fire, fire_support, insertion, jungle_ghost, reactions, resupply, search  # noqa: E402,F401,I001
+from game.rules import ambush_orders, assault, blinds, casevac, detection, fade, fire, fire_support, insertion, jungle_ghost, reactions, resupply, search, vehicles  # noqa: E402,F401,I001
+from game.rules import night, weather  # noqa: E402,F401,I001  (9A: night and weather)
+from game.rules import riverine  # noqa: E402,F401,I001  (9A §2: the river)

@@ -983,6 +983,7 @@ def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
     """AMBUSH! (DD-10.7, DD-2.27–2.30): the revealed force fires first (+1 within 3", a trail column
     saves on 6), then one Allied Discipline Check (C-24): pass, prone and Desperate Return Fire at −1;
     fail, Pinned. The mover's activation ends."""
+    from game.rules.crew import reaction_fire
     from game.rules.morale import morale_test, pin
 
     g.emit({"type": "ambush", "element": ambushers[0].id, "target_element": mover.id, "tokens": 0,
@@ -996,9 +997,7 @@ def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
             continue
         ctx = fire.Context("ambush", "DD-10.7; DD-2.27-2.29; DD-3.3; C-17", column=fire.in_column(g, mover),
                            morale=False)
-        attack = fire.plan_fire(g, amb, target.id, ctx, check_target=False)
-        attack.label = f"{amb.name} ambushes {mover.name}"
-        fire.resolve_attack(g, attack)
+        reaction_fire(g, amb, target, ctx, f"{amb.name} ambushes {mover.name}")
         fired.append(amb)
     if not fired or not g.state.living(mover):
         return "activation_over"
@@ -1006,9 +1005,8 @@ def ambush_volley(g: Game, ambushers: list[Element], mover: Element) -> str:
         for amb in fired:
             back = reactions.closest_target(g, mover, amb) if g.state.living(amb) else None
             if back is not None:
-                ret = fire.plan_fire(g, mover, back.id, fire.Context("desperate", "DD-2.30"), check_target=False)
-                ret.label = f"{mover.name}: Desperate Return Fire at {amb.name}"
-                fire.resolve_attack(g, ret)
+                reaction_fire(g, mover, back, fire.Context("desperate", "DD-2.30"),
+                              f"{mover.name}: Desperate Return Fire at {amb.name}")
                 break
     else:
         pin(g, mover, "DD-2.30")

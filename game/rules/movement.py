@@ -9,10 +9,13 @@ way (DD-3.2). Bases may pass through friends but not end overlapping anyone, nor
 enemy (DD-3.20). Passing through a Pinned friend tests both elements (DD-3.21). A Pinned element
 never ends nearer the enemy (DD-5.21). Sprinting two turns running, or through paddy or mud,
 leaves the element Winded (DD-3.6); a Winded element moves at half speed on its next activation.
+The weather (``game.rules.weather``, G-07) may shut streams (the monsoon), make open ground Mud for a
+Sprint (the monsoon) or wind any Sprint (Scorching Heat).
 
 A Litter Team carrying a casualty moves at most 3" (DD-6.3, game.rules.casevac).
 
-What it leaves out: vehicles and boats (later chapters).
+A vehicle (``game.rules.vehicles``) moves at its roster speed for the going (G-06, G-01 "Tracked /
+Wheeled"): its hooks here are the allowance and the refusals. What it leaves out: boats (the river rules).
 """
 
 from __future__ import annotations
@@ -51,6 +54,16 @@ def q(v: float) -> float:
 
 
 def base_allowance(g: Game, element: Element, mode: str) -> float:
+    if element.kind == "vehicle":  # G-06: its roster road speed, the most any going allows
+        from game.rules.vehicles import vehicle_of
+
+        v = vehicle_of(g, element)
+        if v is not None:
+            from game.rules.vehicles import vehicle_type
+
+            vt = vehicle_type(g, v)
+            road = vt.speed("river" if vt.drive == "boat" else "road")  # type: ignore[union-attr]  (G-14: a craft's best)
+            return road / 2.0 if mode == "fire_maneuver" else road
     m = g.book.movement
     inches = {"patrol": m.patrol, "trail_rush": m.trail_rush, "sprint": m.sprint, "fire_maneuver": m.fire_maneuver}[mode]
     if element.winded_slow:
@@ -108,6 +121,10 @@ def centre(stands: list[Stand]) -> tuple[float, float]:
 def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: str) -> tuple[float, list[str], bool]:
     """The allowance for one stand's move after terrain (G-01), the terrain ids crossed, and whether
     its centre stayed on a trail (DD-3.2)."""
+    if g.book.stands[stand.type].vehicle:  # G-06 speeds over G-01's tracked / wheeled goings
+        from game.rules.vehicles import move_allowance
+
+        return move_allowance(g, stand, dest, mode)  # type: ignore[return-value]
     on_trail = g.table.path_on_trail(stand.x, stand.y, dest.x, dest.y)
     base = base_allowance(g, element, mode)
     if on_trail:
@@ -115,6 +132,11 @@ def stand_allowance(g: Game, element: Element, stand: Stand, dest: Stand, mode: 
     terrains = g.table.terrain_along(sweep(g, stand, dest), key=_sweep_key(stand, dest))
     allowance = min(t.allowance(base) for t in terrains)
     ids = [t.id for t in terrains]
+    from game.rules.weather import unfordable
+
+    if unfordable(g, ids):
+        allowance = 0.0  # G-07 (1): the monsoon makes streams unfordable
+        ids.append("unfordable")
     if any(t.uphill_half for t in terrains) and climbs(g, stand, dest):
         allowance = min(allowance, base / 2.0)  # G-01 T14: a steep slope is half speed uphill
         ids.append("uphill")
@@ -154,6 +176,10 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
         raise IllegalAction("the element has no stands left", "DD-5.11")
     if element.pinned and mode == "sprint":
         raise IllegalAction("a Pinned element cannot Sprint", "G-32")
+    if element.kind == "vehicle":
+        from game.rules.vehicles import refuse_move
+
+        refuse_move(g, element, mode)  # G-06, DD-5.14
     # Destinations.
     dests: dict[str, Stand] = {}
     if "stands" in action and action["stands"] is not None:
@@ -187,12 +213,28 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
         d = dests[s.id]
         dist = q(math.hypot(d.x - s.x, d.y - s.y))
         allowance, terrains, on_trail = stand_allowance(g, element, s, d, mode)
+        if "riverine" in g.state.chapters:  # DD-9A.10, C-22: debarked into mud, at most 3" this turn
+            from game.rules.riverine import mud_cap
+
+            cap = mud_cap(g, element)
+            if cap is not None and allowance > cap:
+                allowance, terrains = cap, [*terrains, "mud"]
         crossed.update(terrains)
         if mode == "trail_rush" and not on_trail and dist > 0:
             raise IllegalAction(f"Trail Rush needs the whole move along a trail; '{s.id}' leaves it", "DD-3.2")
         if allowance <= 0 and dist > 0:
+            if g.book.stands[s.type].vehicle:
+                raise IllegalAction(f"'{s.id}' cannot cross {', '.join(terrains)}: impassable to it", "G-01; G-06")
+            if "unfordable" in terrains:
+                from game.rules.weather import current, unfordable
+
+                raise IllegalAction(f"'{s.id}' cannot ford {', '.join(unfordable(g, terrains))} in the "
+                                    f"{current(g).name}", current(g).clause)
             names = ", ".join(t for t in terrains if t in g.book.terrain and g.book.terrain[t].move == "impassable")
             raise IllegalAction(f"'{s.id}' cannot cross impassable terrain ({names})", "G-01")
+        if dist > q(allowance) + 1e-9 and g.book.stands[s.type].vehicle:
+            raise IllegalAction(f"'{s.id}' would move {dist:.2f}\" but its speed over {', '.join(terrains)} is "
+                                f"{allowance:.2f}\"", "G-06; G-01")
         if dist > q(allowance) + 1e-9:
             slow = [t for t in terrains if t in ("uphill", "litter")
                     or g.book.terrain[t].allowance(base_allowance(g, element, mode)) <= allowance]
@@ -239,6 +281,11 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
             winds = "sprinted two turns running"
         elif any(g.book.terrain[t].sprint_winds for t in crossed if t in g.book.terrain):
             winds = "sprinted through paddy or mud"
+        else:
+            from game.rules.weather import sprint_winds
+
+            # G-07 (1) open ground as Mud, (6) Scorching Heat: infantry only (a vehicle is not Winded)
+            winds = sprint_winds(g, sorted(crossed)) if element.kind != "vehicle" else None
     moves = {sid: (d.x, d.y, d.facing) for sid, d in dests.items()}
     return Plan(element, mode, moves, worst, sorted(through_pinned), winds)
 
@@ -269,7 +316,16 @@ def apply_move(g: Game, plan: Plan) -> None:
     el.winded_slow = False
     if plan.mode == "sprint":
         el.sprinted_this_turn = True
-    plan.halted = interrupt(g, plan)
+    if el.kind == "vehicle" and "riverine" in g.state.chapters:
+        from game.rules.river_mines import boat_move
+
+        plan.halted = boat_move(g, plan)  # DD-9A.12: a river mine may stop a boat; then the reactions
+    else:
+        plan.halted = interrupt(g, plan)
+    if el.kind == "vehicle":
+        from game.rules.vehicles import after_move as vehicle_moved
+
+        vehicle_moved(g, el, plan)  # G-34: more than half its speed
     if plan.halted is None:
         moved = []
         for sid, (x, y, f) in plan.moves.items():

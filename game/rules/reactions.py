@@ -369,15 +369,15 @@ def _freeze(g: Game, plan: Plan, t: float, kind: str) -> None:
 def _opportunity_fire(g: Game, plan: Plan, ow: Element) -> str | None:
     """DD-2.19–2.23: the Overwatch unit fires its full pool at the frozen mover; a mover that takes a
     hit tests Morale (DD-2.22): on a fail it is Pinned and its move ends here, on a pass it goes on."""
+    from game.rules.crew import reaction_fire
+
     mover = plan.element
     target = closest_target(g, ow, mover)
     assert target is not None
     col = fire.in_column(g, mover, plan.mode)
     ctx = fire.Context("overwatch", "DD-2.17-2.22; DD-5.23", column=col)
-    attack = fire.plan_fire(g, ow, target.id, ctx, check_target=False)
-    attack.label = f"{ow.name}: Opportunity Fire at {mover.name}"
     clear_overwatch(g, ow, "it has fired", "DD-2.23")
-    out = fire.resolve_attack(g, attack)
+    out = reaction_fire(g, ow, target, ctx, f"{ow.name}: Opportunity Fire at {mover.name}")
     if not g.state.living(mover):
         return "frozen"
     if mover.id in out.pinned:
@@ -390,6 +390,7 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     then the Allied Discipline Check: pass, drop prone and fire back at -1; fail, Pinned and the
     activation is over. Either way the move ends at the ambush point."""
     from game.rules.ambush_orders import spent
+    from game.rules.crew import reaction_fire
     from game.rules.morale import morale_test, pin
 
     a = fire.combat().ambush
@@ -413,9 +414,7 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
     assert target is not None
     col = fire.in_column(g, mover, plan.mode)
     ctx = fire.Context("ambush", "DD-2.27-2.29; DD-3.3; C-17", column=col, morale=False)
-    attack = fire.plan_fire(g, amb, target.id, ctx, check_target=False)
-    attack.label = f"{amb.name} ambushes {mover.name}"
-    fire.resolve_attack(g, attack)
+    reaction_fire(g, amb, target, ctx, f"{amb.name} ambushes {mover.name}")
     if not g.state.living(mover):
         return "activation_over"
     if morale_test(g, mover, "ambush Discipline Check", "DD-2.30; C-24"):
@@ -426,9 +425,8 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
             g.emit({"type": "note", "element": mover.id, "clause": "DD-2.30",
                     "text": f"{mover.name} cannot see the ambushers to fire back"}, visible="all")
         else:
-            ret = fire.plan_fire(g, mover, back.id, fire.Context("desperate", "DD-2.30"), check_target=False)
-            ret.label = f"{mover.name}: Desperate Return Fire at {amb.name}"
-            fire.resolve_attack(g, ret)
+            reaction_fire(g, mover, back, fire.Context("desperate", "DD-2.30"),
+                          f"{mover.name}: Desperate Return Fire at {amb.name}")
     else:
         pin(g, mover, "DD-2.30")
         g.emit({"type": "note", "element": mover.id, "clause": "DD-2.30",

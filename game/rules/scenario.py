@@ -35,7 +35,7 @@ SPECIAL_RULES = {
     "monsoon_grounds_air": "DD-3.8: all off-board air support is grounded",
     "gunship_on_station": "DD-6.10, G-27: a Cobra or Hog gunship on station escorts the Dustoff",
 }
-ELEMENT_KINDS = {"hq", "squad", "weapons", "team", "cell"}
+ELEMENT_KINDS = {"hq", "squad", "weapons", "team", "cell", "vehicle"}
 INSERTION_KINDS = {
     "heliborne": "DD-3.5, G-27: the landing UH-1 slicks start on the LZ on Turn 1 (game.rules.insertion)",
     "riverine": "DD-3.5: Tango boats beached or within 12\" of the canal bank (not built: no boats yet)",
@@ -89,6 +89,8 @@ class ElementSetup:
     """Id of the Blind this element starts under (DD-4.7), or None when it starts on the table."""
     reserve: bool = False
     """Held off the table in the Insurgent Reserve Hand (Green Ghost, DD-4.8)."""
+    embarked: str | None = None
+    """The vehicle stand it starts aboard (DD-7.12; ``game.rules.transport``), or None."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,15 @@ class InsertionSetup:
 
 
 @dataclass(frozen=True)
+class TripFlareSetup:
+    """A hidden Allied Trip Flare token on the table from the start (``[[trip_flare]]``, DD-9A.2)."""
+
+    id: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
 class Scenario:
     """A validated scenario."""
 
@@ -193,6 +204,12 @@ class Scenario:
     (docs/ai.md, "Shadow Blinds and the scenario's own force")."""
     insertion: InsertionSetup | None = None
     """An assault insertion (DD-3.5): a heliborne LZ the inserted elements start on, or None."""
+    trip_flares: tuple[TripFlareSetup, ...] = ()
+    """Hidden Allied trip flares on the table from the start (DD-9A.2; ``game.rules.night``)."""
+    flares_to_place: int = 0
+    """Trip flares the Allied side places at setup (``[scenario] trip_flares``, G-38)."""
+    river_mines: tuple = ()
+    """The Insurgent's secret River Mine tokens (DD-9A.11; ``game.rules.river_mines.RiverMineSetup``)."""
 
     @property
     def solo_only(self) -> bool:
@@ -334,10 +351,11 @@ class _Reader:
         return tuple(p for p in pts if p is not None)
 
 
-_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support"}
+_TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support", "trip_flare",
+        "river_mine"}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
-    "special_rules", "shadow_blinds", "insertion",
+    "special_rules", "shadow_blinds", "insertion", "trip_flares",
 }
 _FEATURE = {
     "id", "type", "polygon", "path", "width", "point", "size", "radius", "rotation", "height",
@@ -509,6 +527,9 @@ def _read_insertion(r: _Reader, raw: Any, features: list[Feature], elements: lis
         return None
     if weather == "monsoon":
         r.problem(p + "kind", "the monsoon grounds all air support: no heliborne insertion (DD-3.8)")
+    elif weather == "roll":
+        r.problem(p + "kind", "a rolled weather may be the monsoon, which grounds the insertion: choose the "
+                              "scenario's weather (DD-3.8, DD-9A.5)")
     feature = None
     lz = raw.get("lz")
     if lz is None:
@@ -565,6 +586,25 @@ def _read_insertion(r: _Reader, raw: Any, features: list[Feature], elements: lis
     return InsertionSetup(kind, x, y, radius, tuple(picked), feature)
 
 
+def _check_vehicles(r: _Reader, elements: list[ElementSetup], book: Rulebook) -> None:
+    """DD chapter 7: a ``vehicle`` element is one vehicle stand, and a vehicle stand is one element of its
+    own; an ``embarked`` element starts aboard a vehicle stand of its side, not under a Blind."""
+    hulls = {st.id: el for el in elements for st in el.stands if book.stands[st.type].vehicle}
+    for i, el in enumerate(elements):
+        p = f"element[{i}]."
+        vehicle_stands = [st for st in el.stands if book.stands[st.type].vehicle]
+        if el.kind == "vehicle" and (len(el.stands) != 1 or not vehicle_stands):
+            r.problem(p + "kind", "a vehicle element holds exactly one vehicle stand (DD chapter 7)")
+        if vehicle_stands and el.kind != "vehicle":
+            r.problem(p + "kind", f"'{vehicle_stands[0].id}' is a vehicle: its element's kind is 'vehicle'")
+        if el.embarked is not None:
+            carrier = hulls.get(el.embarked)
+            if carrier is None or carrier.side != el.side:
+                r.problem(p + "embarked", f"no vehicle stand '{el.embarked}' of the {el.side} side")
+            if el.blind is not None or el.reserve or el.kind == "vehicle":
+                r.problem(p + "embarked", "an embarked element is neither a vehicle, under a Blind nor in reserve")
+
+
 def _check_bases(r: _Reader, elements: list[ElementSetup], book: Rulebook, width: float, height: float) -> None:
     """Every stand on the table, and no two bases on the table overlapping (DD-3.20); stands under a Blind
     or in reserve are not on the table yet. Each stand is checked against the stands before it, in order,
@@ -575,7 +615,7 @@ def _check_bases(r: _Reader, elements: list[ElementSetup], book: Rulebook, width
         for j, st in enumerate(el.stands):
             b = book.base_of(st.type)
             stands.append((f"element[{i}].stand[{j}].at", st, base_rectangle(st.x, st.y, st.facing, b.width, b.depth),
-                           el.blind is None and not el.reserve))
+                           el.blind is None and not el.reserve and el.embarked is None))
     placed = [(st.id, rect) for _, st, rect, on_table in stands if on_table]
     tree = STRtree([rect for _, rect in placed]) if placed else None
     k = 0  # how many placed stands come before this one
@@ -622,8 +662,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         r.problem("scenario.turns", f"{turns} turns is outside 1..20 (DD-1.4: typically 5-7)")
     weather = r.get(head, "weather", "scenario.", str, "clear")
     weathers, times = sight().weather, sight().time  # sight.toml: the weathers and times the rules know
-    if weather not in weathers:
-        r.problem("scenario.weather", f"unknown weather '{weather}' (known: {', '.join(weathers)})")
+    if weather not in weathers and weather != "roll":  # DD-9A.5: "roll" rolls the Tropical Weather Table
+        r.problem("scenario.weather", f"unknown weather '{weather}' (known: {', '.join(weathers)}, or roll)")
     tod = r.get(head, "time_of_day", "scenario.", str, "day")
     if tod not in times:
         r.problem("scenario.time_of_day", f"unknown time of day '{tod}' (known: {', '.join(times)})")
@@ -725,7 +765,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if not isinstance(e, dict):
             r.problem(f"element[{i}]", "should be a table")
             continue
-        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind", "reserve"}, p)
+        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind", "reserve", "embarked"}, p)
         eid = r.get(e, "id", p, str)
         eside = r.get(e, "side", p, str)
         kind = r.get(e, "kind", p, str, "squad")
@@ -787,9 +827,11 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if eid is None or eside is None or quality is None:
             continue
         elements.append(
-            ElementSetup(eid, eside, r.get(e, "name", p, str, eid), kind, quality, tuple(stands), blind, reserve)
+            ElementSetup(eid, eside, r.get(e, "name", p, str, eid), kind, quality, tuple(stands), blind, reserve,
+                         r.get(e, "embarked", p, str, None))
         )
 
+    _check_vehicles(r, elements, book)
     # Geometry checks: on the table, no overlapping bases (DD-3.20), at least one element each side.
     _check_bases(r, elements, book, width, height)
     for side_id in SIDES:
@@ -804,6 +846,14 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
                                     weather, book)
     objectives = _read_objectives(r, raw.get("objective", []), float(width), float(height))
     support = _read_support(r, raw.get("support", []), specials or [])
+    from game.rules.night import read_trip_flares  # DD-9A.2, G-38
+
+    flares, to_place = read_trip_flares(r, raw.get("trip_flare", []), head.get("trip_flares"), float(width),
+                                        float(height), book)
+    from game.rules.river_mines import check_afloat, read_river_mines  # DD-9A.11, G-14
+
+    mines = read_river_mines(r, raw.get("river_mine", []), features, float(width), float(height), book)
+    check_afloat(r, elements, features, book)  # G-14: a craft starts on the water
     if r.problems:
         raise r.fail()
     return Scenario(
@@ -811,7 +861,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         turns=turns, weather=weather, time_of_day=tod, first_side=first, features=tuple(features),
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
         raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), support=tuple(support),
-        shadow_blinds=shadows, insertion=insertion,
+        shadow_blinds=shadows, insertion=insertion, trip_flares=flares, flares_to_place=to_place,
+        river_mines=mines,
     )
 
 

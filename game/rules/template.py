@@ -20,8 +20,9 @@ Fog (G-34, docs/fog.md): a stand of a hidden element (under a Blind) inside the 
 its element takes the pin test secretly (its events visible to its own side only). Reserve elements are
 off the table and untouched.
 
-What it leaves out: AP (``ap``) is carried for the vehicle rules, which are not modelled (infantry saves
-ignore it, DD-5.7); scatter and drift are the calling chapter's (DD-8.8); the fire-support chapter's
+Vehicles are not stands it hits: a hull under a template placed by :func:`attack` takes the template's
+dice and AP through the armour rules (``armour.template_on_hulls``, G-04, G-05; infantry saves ignore
+AP, DD-5.7). What it leaves out: scatter and drift are the calling chapter's (DD-8.8); the fire-support chapter's
 assets and their FP (G-19) are its own rows, not here.
 """
 
@@ -234,7 +235,8 @@ def touched(g: Game, template: Template, sides: Iterable[str] = SIDES, *, exclud
     sides = tuple(sides)
     return sorted((s for s in g.state.stands.values()
                    if s.alive and s.side in sides and s.element not in exclude
-                   and not g.state.elements[s.element].hidden and template.touches(base_of(g.book, s))),
+                   and not g.state.elements[s.element].hidden and not g.book.stands[s.type].vehicle
+                   and template.touches(base_of(g.book, s))),
                   key=lambda s: s.id)
 
 
@@ -336,7 +338,12 @@ def attack(g: Game, what: Template | Plan, **how: Any) -> fire.Outcome:
     t = p.template
     g.emit({"type": "template", "kind": t.kind, "element": p.firer, **t.to_event(), "clause": t.clause,
             "text": t.describe()})
-    return resolve(g, p)
+    out = resolve(g, p)
+    if "vehicles" in g.state.chapters:  # a hull under the template takes its AP (G-04, G-05; game.rules.armour)
+        from game.rules.armour import template_on_hulls
+
+        template_on_hulls(g, t, p.side)
+    return out
 
 
 def resolve(g: Game, p: Plan, visible: str = "all") -> fire.Outcome:

@@ -59,14 +59,19 @@ def allied_cp(g: Game) -> None:
 
     s = g.state
     # Officers under a Blind are on the table, only unseen (DD-4.7): they roll too; a reserve does not.
+    # An element embarked in a vehicle (DD-7.12) is on the table inside it, with the vehicle's radio
+    # (G-06, G-16): its officer rolls and its Squad Leader counts (docs/vehicles.md).
+    from game.rules.vehicles import carrier_of
+
     stands = [st for st in s.stands.values()
-              if st.side == "allied" and st.alive and not s.elements[st.element].reserve]
+              if st.side == "allied" and st.alive
+              and (not s.elements[st.element].reserve or carrier_of(g, s.elements[st.element]) is not None)]
     officers = [st for st in stands if g.book.stands[st.type].officer and not s.elements[st.element].pinned]
     dice = g.dice.roll(len(officers))
     mods: list[Modifier] = []
     pc = commander(g, "allied")
     if pc is not None and g.book.stands[pc.type].officer:
-        rtos = [st for st in stands if g.book.stands[st.type].role == "rto"]
+        rtos = [st for st in stands if g.book.stands[st.type].role == "rto" and not s.elements[st.element].reserve]
         if any(in_base_contact(g, r, pc) for r in rtos):
             mods.append(Modifier("RTO in base contact with the commander", 1, "DD-2.3"))
     for sl in (st for st in stands if g.book.stands[st.type].squad_leader):
@@ -228,6 +233,10 @@ def end_game(g: Game, reason: str, clause: str) -> None:
         elif tok.state in ("wounded", "stabilized"):
             vp += v.left_on_table
             lines.append(f"casualty {tok.id} left on the table {v.left_on_table:+d} (DD-3.17, C-02)")
+    for ch in chapters.chapters(g):  # a chapter's own VP lines (G-30: lost vehicles, game.rules.vehicles)
+        for delta, line in getattr(ch, "score", lambda g: [])(g):
+            vp += delta
+            lines.append(line)
     for obj in g.scenario.objectives:
         if objective_met(g, obj):
             sign = 1 if obj.side == "allied" else -1

@@ -55,11 +55,24 @@ def _feature(f) -> dict:
     return d
 
 
+def conditions(g: Game) -> dict:
+    """The weather and the light, and what they do (DD-9A.1, DD-9A.5; G-07, G-23): for the view, where
+    there is something to say (a rolled weather, or any weather or time of day with an effect)."""
+    from game.rules.night import describe_time
+    from game.rules.weather import describe
+
+    w, t = describe(g), describe_time(g)
+    return {"weather": w, "time_of_day": t} if w["rolled"] is not None or w["effects"] or t["effects"] else {}
+
+
 def scenario_summary(g: Game) -> dict:
     sc = g.scenario
+    cond = conditions(g)
     return {
         "id": sc.id, "title": sc.title, "source": sc.source, "briefing": sc.briefing,
-        "table": {"width": sc.width, "height": sc.height}, "weather": sc.weather,
+        # the weather played: the scenario's, or the one rolled at setup (DD-9A.5)
+        "table": {"width": sc.width, "height": sc.height}, "weather": g.state.weather,
+        **({"conditions": cond} if cond else {}),
         "time_of_day": sc.time_of_day, "turns": sc.turns, "special_rules": list(sc.special_rules),
         "features": [_feature(f) for f in sc.features],
         # the scenario card every player reads (G-30): what each objective is worth, and the net VP
@@ -105,6 +118,12 @@ def render_view(g: Game, side: str) -> dict:
                       "activations": el.activations,
                       "moved": el.move_actions > 0, "hold": el.hold_position, "conceal": el.conceal,
                       "in_command": cmd["in_command"], "command": cmd})
+        if mine and el.reserve:
+            from game.rules.vehicles import carrier_of
+
+            carrier = carrier_of(g, el)
+            if carrier is not None:
+                e["embarked"] = carrier.id  # aboard its own side's vehicle (DD-7.12): the owner's secret
         if el.reserve:
             # Off the table, in the Reserve Hand (DD-4.8): no positions, and no stand records, so a
             # reader that walks "stands" finds only pieces on the table.
@@ -122,6 +141,7 @@ def render_view(g: Game, side: str) -> dict:
                 "x": st.x, "y": st.y, "facing": st.facing, "hits": st.hits,
                 "wounded": st.hits > 0 and st.hits < t.hits,
                 **({"blind": el.blind} if el.blind is not None else {}),
+                **({"vehicle": vehicle_view(g, st, mine)} if t.vehicle else {}),
             })
     blinds = []
     for b in s.blinds.values():
@@ -151,7 +171,8 @@ def render_view(g: Game, side: str) -> dict:
     secret: dict = {}
     if referee or side == "insurgent":
         secret = {"ambush_points": copy.deepcopy(s.ambush_points),
-                  "reserves": [e.id for e in s.elements.values() if e.reserve and s.living(e)]}
+                  "reserves": [e.id for e in s.elements.values()
+                               if e.reserve and e.side == "insurgent" and s.living(e)]}
     view = {
         "side": side, "turn": s.turn, "turns": s.turns, "phase": s.phase, "to_act": s.to_act,
         "impulse": s.impulse, "hash": s.hash() if referee else "", "over": s.over, "result": copy.deepcopy(s.result),
@@ -165,6 +186,27 @@ def render_view(g: Game, side: str) -> dict:
     if not referee:
         view["hash"] = view_hash(view)
     return view
+
+
+def vehicle_view(g: Game, st, mine: bool) -> dict:
+    """A vehicle stand's state for a side (DD chapter 7): what anyone sees of the hull; its passengers
+    only for its own side (DESIGN §6: the enemy never learns who is inside)."""
+    from game.rules.vehicles import rec_of, roster
+
+    rec = rec_of(g, st)
+    if rec is None:
+        return {}
+    vt = roster()[rec.roster]
+    out = {"roster": rec.roster, "hp": rec.hp, "hp_max": vt.hp, "class": vt.klass, "buttoned": rec.buttoned,
+           "stunned": rec.stunned, "mobility_kill": rec.mobility_kill, "weapons_out": rec.weapons_out,
+           "wreck": rec.wreck, "abandoned": rec.abandoned}
+    if vt.kind == "craft":  # the river (DD-9A.9, DD-9A.12): its ramp, run aground
+        from game.rules.riverine import boat_view
+
+        out.update(boat_view(g, st))
+    if mine:
+        out["passengers"] = list(rec.passengers)
+    return out
 
 
 def view_hash(view: dict) -> str:

@@ -10,7 +10,10 @@ A sightline is a straight 3D segment from an eye to a target point, cast through
    from that end to where it leaves the building or goes deeper than the band from every wall (as a
    woodline band, step 3); the whole of a sightline between two ends inside the same building. Other
    buildings block as before; from deeper inside nothing is seen out;
-2. smoke and dust circles on its plan path block it (DD-5.34, G-01 T16);
+2. smoke and dust circles on its plan path block it (DD-5.34, G-01 T16), and so does the box of a
+   vehicle's hull or a wreck it passes through (G-01 T15; ``Conditions.hulls``, ``game.world.hulls``),
+   except a hull one of its ends is at (within 0.05" of its footprint: the vehicle itself, a stand in
+   contact with it);
    (burnt ground, G-19: over a burnt polygon the vegetation volumes are not there for steps 3-5, and the
    fire's edge is a new woodline; ``game.world.burnt``, carried in ``Conditions.burnt``)
 3. it measures the inches it runs inside each canopy class, *in plan* (horizontal inches, as the
@@ -26,7 +29,8 @@ A sightline is a straight 3D segment from an eye to a target point, cast through
 
 Every rule above is symmetric in the two ends, so LOS is mutual (DD-4.5). Stand to stand, rays run
 from each stand's eye (on its base edge nearest the other) to sample points on the other's base and
-figures, both ways; the rule distance is base edge to base edge (DESIGN §3).
+figures (a vehicle's eye at its own ``eye`` height, its sample points on its hull top), both ways; the rule
+distance is base edge to base edge (DESIGN §3).
 
 What this module leaves out: spotting, cover and who may act on what is seen (``game.rules``); firing
 arcs; real doors and windows (a stand within the wall band sees out through any wall it is near, a
@@ -56,6 +60,8 @@ from game.terrain import sight as sight_limits
 from game.world.bake import baked_path
 from game.world.burnt import Burnt, burnt_of, spans1
 from game.world.features import base_rectangle
+from game.world.hulls import Hulls, block1, block_many
+from game.world.hulls import prepare as prepare_hulls
 from game.world.raytrace import (
     _INVALID,
     BAND_SLACK,
@@ -105,6 +111,10 @@ class Conditions:
     sight ignores the vegetation (G-19; ``game.world.burnt``). The table's ray scenes stay as they are."""
     turn: int = 1
     """The game turn: ground mist lifts over the game (G-07)."""
+    hulls: tuple[tuple[float, float, float, float, float, float, str], ...] = ()
+    """(x, y, facing, length, width, height, id) boxes of the vehicles and wrecks on the table, standing on
+    the ground under their centre: a sightline through one is blocked, except from or to a point at that
+    hull (G-01 T15; ``game.world.hulls``, ``game.rules.vehicles.hulls_now``)."""
 
     @classmethod
     def from_scenario(cls, scenario: Any) -> Conditions:
@@ -136,6 +146,9 @@ class Observer:
     tree: bool = False
     """A tree sniper: its eye and figure are up in the canopy (DD-4.42)."""
     eye_height: float = EYE_HEIGHT
+    body_height: float = 0.0
+    """A vehicle's hull top above the ground: the points a sightline aims at on its base stand there
+    (0: a stand's figures, ``BODY_HEIGHTS``)."""
 
     def base(self):
         return base_rectangle(self.x, self.y, self.facing, self.width, self.depth)
@@ -156,7 +169,7 @@ class LosResult:
     """The limit applied, inches (0 when something blocks outright)."""
     limit: str
     """What set the limit: open, elevated, a canopy class (dense, bamboo ...), monsoon, mist, dawn,
-    dusk, night_moonlit, night_dark, ground, building, smoke."""
+    dusk, night_moonlit, night_dark, ground, building, hull (a vehicle or a wreck), smoke."""
     blocker: dict | None
     """{"feature", "terrain", "at": [x, y, z]} of what stopped the sightline, or None."""
     clause: str
@@ -202,15 +215,23 @@ class Trace:
     """N x 2: the building (index into ``TableLOS.walls``) of the eye / the target one of whose walls
     was left out of the sightline, the end seeing out through it (G-01 T10/T11), else -1; None: none
     was left out of any sightline."""
+    hull: np.ndarray | None = None
+    """The hull (index into ``hull_ids``) that blocks each sightline, else -1; None: no hulls."""
+    hull_t: np.ndarray | None = None
+    """Where along each sightline it enters that hull (3D inches from the eye), else inf."""
+    hull_ids: tuple[str, ...] = ()
 
     def row(self, i: int) -> Sight:
         band = self.band[i].tolist()
         wall = NO_WALL if self.wall is None else (int(self.wall[i, 0]), int(self.wall[i, 1]))
+        hull, hull_t = "", math.inf
+        if self.hull is not None and self.hull_t is not None and self.hull[i] >= 0:
+            hull, hull_t = self.hull_ids[int(self.hull[i])], float(self.hull_t[i])
         return Sight(bool(self.visible[i]), float(self.distance[i]), float(self.cutoff[i]), int(self.limit[i]),
                      tuple(self.inches[i].tolist()), float(self.solid_t[i]), int(self.solid_part[i]),
                      bool(self.smoke[i]), int(self.above_part[i]), float(self.above_t[i]), tuple(self.eyes[i].tolist()),
                      tuple(self.dirs[i].tolist()), bool(self.elevated[i]), (band[0], band[1]), bool(self.far[i]),
-                     bool(self.complete[i]), wall)
+                     bool(self.complete[i]), wall, hull, hull_t)
 
 
 class Sight(NamedTuple):
@@ -235,6 +256,10 @@ class Sight(NamedTuple):
     wall: tuple[int, int] = (-1, -1)
     """The building of each end one of whose walls was left out, the end seeing out through it (index
     into ``TableLOS.walls``), else -1."""
+    hull: str = ""
+    """The id of the vehicle or wreck whose hull blocks the sightline (G-01 T15), else ""."""
+    hull_t: float = math.inf
+    """Where the sightline enters that hull, 3D inches from the eye."""
 
 
 @dataclass(frozen=True)
@@ -287,6 +312,8 @@ class TableLOS:
         """Per part (and -1, none, last): is it vegetation, which burns (G-19; rubble does not)?"""
         self._part_veg_list = self.part_veg.tolist()
         self._burnt_last: tuple = ((), None)
+        self._hulls_last: tuple = ((), None)
+        """The hulls last prepared (``game.world.hulls``): (``Conditions.hulls``, ``Hulls``)."""
         self.limit_names = [*self.classes, "open", "elevated", *LIMITS.weather, *LIMITS.time,
                             "ground", "building", "smoke"]
         self._limit = {n: i for i, n in enumerate(self.limit_names)}
@@ -440,6 +467,33 @@ class TableLOS:
         b = burnt_of(flat)
         self._burnt_last = (flat, b)
         return b
+
+    def _hulls(self, conditions: Conditions) -> Hulls | None:
+        """The vehicles and wrecks of the conditions, each on the ground under its centre (None: none)."""
+        flat = conditions.hulls
+        if not flat:
+            return None
+        last = self._hulls_last
+        if last[0] is flat or last[0] == flat:
+            return last[1]
+        w, h = self.width, self.height
+        hulls = prepare_hulls(flat, lambda x, y: self._ground1(min(max(x, 0.0), w), min(max(y, 0.0), h)))
+        self._hulls_last = (flat, hulls)
+        return hulls
+
+    def _hull_block(self, conditions: Conditions, eyes: np.ndarray, targets: np.ndarray, length: np.ndarray,
+                    rows: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None, tuple[str, ...]]:
+        """The hull that blocks each of the sightlines ``rows`` (G-01 T15), -1 elsewhere, and where it
+        enters it (3D inches from the eye); (None, None, ()) when the conditions have no hulls."""
+        hulls = self._hulls(conditions)
+        if hulls is None:
+            return None, None, ()
+        n = len(eyes)
+        hull, hull_t = np.full(n, -1), np.full(n, np.inf)
+        k, s = block_many(hulls, eyes[rows], targets[rows])
+        hull[rows] = k
+        hull_t[rows] = np.where(k >= 0, s * length[rows], np.inf)
+        return hull, hull_t, hulls.ids
 
     def _inside_cast(self, pts: np.ndarray) -> np.ndarray:
         """The canopy part containing each point (-1: none): the first face straight up is an exit."""
@@ -765,7 +819,10 @@ class TableLOS:
         smoke = np.zeros(n, bool)
         for cx, cy, r in conditions.smoke:
             smoke |= _segment_near(eyes[:, :2], targets[:, :2], cx, cy, r)
-        live = np.nonzero(~far & ~smoke if early else ~far)[0]
+        # 2. vehicle hulls and wrecks (G-01 T15; game.world.hulls), a box each
+        hull, hull_t, hull_ids = self._hull_block(conditions, eyes, targets, length, np.flatnonzero(~far))
+        stop = smoke if hull is None else smoke | (hull >= 0)
+        live = np.nonzero(~far & ~stop if early else ~far)[0]
 
         # 1. ground and buildings
         solid_t = np.full(n, np.inf)
@@ -884,13 +941,15 @@ class TableLOS:
         alive = np.zeros(n, bool)
         alive[live] = True
         blocked = (solid_part >= 0) | smoke | (above_part >= 0)
+        if hull is not None:
+            blocked |= hull >= 0
         visible = ~blocked & alive & (dist <= cutoff + 1e-9)
         band = np.zeros((n, 2), bool)
         band[live, 0] = (part_e >= 0) & (span_e > 0)
         band[live, 1] = (part_t >= 0) & (span_t > 0)
         complete = alive | far if early else np.ones(n, bool)
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
-                     eyes, dirs, length, elevated, band, far, complete, wall)
+                     eyes, dirs, length, elevated, band, far, complete, wall, hull, hull_t, hull_ids)
 
     def _crossings(self, eyes: np.ndarray, dirs: np.ndarray, length: np.ndarray, hfac: np.ndarray,
                    dist: np.ndarray, part_t: np.ndarray, early: bool
@@ -1091,10 +1150,20 @@ class TableLOS:
         zeros = self._zeros
         if far or (early and smoke):
             return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated, NO_BAND, far, far)
+        hull, hull_t = "", INF  # 2. vehicle hulls and wrecks (G-01 T15; game.world.hulls)
+        if conditions.hulls:
+            hulls = self._hulls(conditions)
+            assert hulls is not None
+            k, at = block1(hulls, ex, ey, ez, tx, ty, tz)
+            if k >= 0:
+                if early:
+                    return Sight(False, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF, e, d, elevated,
+                                 NO_BAND, False, False)
+                hull, hull_t = hulls.ids[k], at * length
         if self.grid.clear(ex, ey, tx, ty, min(ez, tz)):
             # nothing but open ground under the whole sightline: no cast could hit anything
-            return Sight(not smoke and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, INF, -1, smoke, -1, INF,
-                         e, d, elevated, NO_BAND, False, True)
+            return Sight(not smoke and not hull and dist <= cutoff + 1e-9, dist, cutoff, limit, zeros, INF, -1, smoke,
+                         -1, INF, e, d, elevated, NO_BAND, False, True, NO_WALL, hull, hull_t)
         solid, canopy_cast, canopy_blocked, core_cast, _ = self._casters()
 
         # 1. ground and buildings (an end inside a hootch or masonry building, within its wall band, sees
@@ -1254,10 +1323,10 @@ class TableLOS:
             for c in range(C):
                 if inches[c] > 0 and self._class_cutoff_list[c] <= cutoff:
                     cutoff, limit = self._class_cutoff_list[c], c
-        blocked = solid_part >= 0 or smoke or above_part >= 0
+        blocked = solid_part >= 0 or smoke or above_part >= 0 or bool(hull)
         band = (part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0)
         return Sight(not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, inches, solid_t, solid_part, smoke,
-                     above_part, above_t, e, d, elevated, band, False, True, wall)
+                     above_part, above_t, e, d, elevated, band, False, True, wall, hull, hull_t)
 
     def _casters(self) -> tuple:
         fns = getattr(self._local, "casters", None)
@@ -1348,7 +1417,7 @@ class TableLOS:
             pts = []
             for (u, v), h in zip(BODY_LOCAL.tolist(), BODY_HEIGHTS.tolist(), strict=True):
                 lx, ly = u * o.depth, v * o.width
-                pts.append((o.x + lx * c - ly * s, o.y + lx * s + ly * c, h))
+                pts.append((o.x + lx * c - ly * s, o.y + lx * s + ly * c, o.body_height or h))
             if o.tree:
                 z = self._tree_z(o)
                 body = np.array([(x, y, z - (o.eye_height - h) * 0.5) for x, y, h in pts])
@@ -1472,7 +1541,7 @@ class TableLOS:
             return LosResult(False, fraction, dist, {}, cutoff, name, None, clause,
                              f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline '
                              "may be here (terrain not traced)", extra)
-        if s.solid_part >= 0:
+        if s.solid_part >= 0 and not (s.hull and s.hull_t < s.solid_t):  # the nearer of it and a hull
             at = [round(e + d * s.solid_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
             p = parts[s.solid_part]
             kind = "ground" if p.role == "ground" else "building"
@@ -1481,6 +1550,11 @@ class TableLOS:
             return LosResult(False, fraction, dist, inches, 0.0, kind,
                              {"feature": p.feature, "terrain": p.terrain, "at": at}, clause,
                              f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f}){walls}", extra)
+        if s.hull:
+            at = [round(e + d * s.hull_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
+            return LosResult(False, fraction, dist, inches, 0.0, "hull",
+                             {"feature": s.hull, "terrain": "hull", "at": at}, "G-01 T15",
+                             f"blocked by the hull of '{s.hull}' at ({at[0]:.2f}, {at[1]:.2f})", extra)
         if s.smoke:
             return LosResult(False, fraction, dist, inches, 0.0, "smoke",
                              {"feature": "smoke", "terrain": "smoke", "at": None}, "DD-5.34",
@@ -1590,11 +1664,15 @@ class TableLOS:
             lower = crossed[:, c] & (self.class_cutoff[c] <= cutoff)
             cutoff = np.where(lower, self.class_cutoff[c], cutoff)
             limit = np.where(lower, c, limit)
+        hull, hull_t, hull_ids = self._hull_block(conditions, eyes, targets, length, np.arange(n))
         blocked = (solid_part >= 0) | smoke | (above_part >= 0)
+        if hull is not None:
+            blocked |= hull >= 0
         visible = ~blocked & (dist <= cutoff + 1e-9)
         band = np.column_stack([(part_e >= 0) & (span_e > 0), (part_t >= 0) & (span_t > 0)])
         return Trace(visible, dist, cutoff, limit, inches, solid_t, solid_part, smoke, above_part, above_t,
-                     eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool), wall)
+                     eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool), wall,
+                     hull, hull_t, hull_ids)
 
 
 INF = math.inf

@@ -69,6 +69,15 @@ def plantation_with_support() -> dict:
     return raw
 
 
+def plantation_at_night_with_flares() -> dict:
+    """The meeting engagement by moonlight with hidden Allied trip flares (DD-9A.2, G-38): two on the table
+    and one the Allies may place at setup; where they are is the Allies' secret until one fires."""
+    raw = plantation()
+    raw["scenario"].update(id="rubber_plantation_night", time_of_day="night_moonlit", trip_flares=1)
+    raw["trip_flare"] = [{"id": "tf_wire", "at": [37.13, 29.71]}, {"at": [21.37, 18.29]}]
+    return raw
+
+
 # -- the truth, and what must not leak ---------------------------------------------------------------
 def secrets(ref: dict, side: str) -> dict:
     """What ``side`` must not learn, from the referee view."""
@@ -93,6 +102,10 @@ def secrets(ref: dict, side: str) -> dict:
     # A pending fire mission's Target marker (DD-8.6): where the enemy's rounds are meant to land.
     out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in ref.get("markers", [])
                          if m.get("kind") == "target" and m.get("side") == enemy} - seen - markers
+    if side == "insurgent":  # an unfired trip flare (DD-9A.2): its id and where it is
+        flares = [m for m in ref.get("markers", []) if m.get("kind") == "trip_flare"]
+        out["ids"] |= {m["id"] for m in flares}
+        out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in flares} - seen - markers
     if side == "allied":
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
         # A reserve sprung at an ambush point may stand exactly on it: a visible stand's position is
@@ -385,10 +398,10 @@ def test_no_hidden_fact_reaches_a_side_in_process():
     def ai_game(gid: str):
         return eng.engine.sessions[gid].game
 
-    scenarios = [plantation(), plantation_with_reserves(), plantation_with_support()]
+    scenarios = [plantation(), plantation_with_reserves(), plantation_with_support(), plantation_at_night_with_flares()]
     for n in range(IN_PROCESS_GAMES):
         rng = random.Random(1000 + n)
-        play(eng.call, rng, scenarios[n % 3], seed=1000 + n, ai_insurgent=(n % 6 == 5),
+        play(eng.call, rng, scenarios[n % 4], seed=1000 + n, ai_insurgent=(n % 6 == 5),
              ai_game=ai_game if n % 4 == 0 else None, probe=PROBE)
     assert STATS["games"] >= IN_PROCESS_GAMES
 

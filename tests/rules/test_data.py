@@ -24,6 +24,8 @@ def test_stand_table_follows_g03_and_g20():
     assert book.stands["us_mg_team"].fp == 4
     assert book.stands["vc_militia_cell"].fp == 2
     for s in book.stands.values():
+        if s.vehicle:  # a vehicle's hits are its roster HP (G-06), worn down by the armour rules
+            continue
         assert s.hits == (2 if s.base == "medium" else 1), s.id
     # DD-1.7: base footprints.
     assert book.bases["medium"].width == pytest.approx(1.97) and book.bases["small"].depth == pytest.approx(0.98)
@@ -96,6 +98,7 @@ def loaders():
     """Each data file and what loads it strictly, from a folder."""
     from game.clauses import load_clauses, load_out_of_scope
     from game.rules import casevac, contract, detection, fade, fire, insertion, jungle_ghost, markers, search
+    from game.rules import armour, night, riverine, vehicles, weather
     from game.rules.fire_support.tables import load_fire_support
     from game.terrain import load_sight, load_terrain
 
@@ -107,6 +110,9 @@ def loaders():
         "fire_support.toml": load_fire_support, "fade.toml": fade.load_fade,
         "search.toml": search.load_search, "insertion.toml": insertion.load_insertion,
         "markers.toml": markers.load_markers,
+        "armour.toml": armour.load_armour, "vehicles.toml": vehicles.load_roster,
+        "night.toml": night.load_night, "weather.toml": weather.load_weather,  # DD chapter 9A §1
+        "riverine.toml": riverine.load_riverine,  # DD chapter 9A §2
         "contract.toml": lambda folder: contract.contract(),  # the engine's contract: game.rules.contract
         "clauses.toml": load_clauses, "out_of_scope.toml": load_out_of_scope,  # the coverage report's
     }

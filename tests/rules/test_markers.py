@@ -154,6 +154,21 @@ def test_blinds_echoes_dummies_and_the_secret_points_are_shown_to_whom_they_belo
     assert [b["id"] for b in shown(insurgent, markers()["dummy"])] == ["i2"]
 
 
+def test_a_trip_flare_is_its_owners_until_it_fires():  # DD-1.17; DD-9A.2; G-38
+    from tests.rules import test_night
+
+    g = test_night.night_game()
+    assert_shown(g.view("allied"), "trip_flare")
+    assert_hidden(g.view("insurgent"), "trip_flare", "illumination")
+    test_night.vc_move(g)  # it fires: its light is public, the token spent
+    assert_hidden(g.view("allied"), "trip_flare")
+    assert_shown(g.view("insurgent"), "illumination")
+
+
+NIGHT = ("trip_flare",)
+RIVER = ("river_mine", "beached_boat")  # checked in tests/rules/test_riverine.py (DD-9A.11, G-14)
+
+
 # -- terrain state -------------------------------------------------------------------------------------------
 TERRAIN = ("crater", "rubble", "mousehole")
 
@@ -166,4 +181,4 @@ def test_terrain_state_markers_are_shown():  # DD-1.17; G-01 T12c; DD-5.31; DD-5
 
 
 def test_every_marker_of_the_table_is_checked_here():  # DD-1.17
-    assert set(FIRE + OVERWATCH + CASEVAC + SUPPORT + FOG + TERRAIN) == set(markers())
+    assert set(FIRE + OVERWATCH + CASEVAC + SUPPORT + FOG + NIGHT + RIVER + TERRAIN) == set(markers())

@@ -25,6 +25,10 @@ CONDITIONS = {
     "monsoon": Conditions(weather="monsoon"),
     "mist": Conditions(weather="mist", turn=3),
     "smoke": Conditions(smoke=((12.0, 12.0, 2.0), (30.0, 20.0, 3.0))),
+    # G-01 T15: sixteen vehicle hulls and wrecks standing about the table (game.world.hulls)
+    "hulls": Conditions(hulls=tuple((float(x), float(y), float(f), 2.4, 1.3, float(h), f"v{i}") for i, (x, y, f, h)
+                                    in enumerate(np.random.default_rng(21).uniform([2, 2, 0, 0.5], [46, 34, 360, 1.3],
+                                                                                    size=(16, 4))))),
 }
 
 
@@ -60,7 +64,7 @@ def test_trace_and_batch_agree_with_the_reference(name):
     assert 0.05 < ref.visible.mean() < 0.95 or name in ("night", "monsoon")
 
 
-@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke"])
+@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke", "hulls"])
 def test_single_sightlines_are_the_batched_rows(name):
     # the scalar path repeats the batched arithmetic: the same answer to the last bit
     los, cond = table(), CONDITIONS[name]
@@ -140,7 +144,7 @@ def reference_check(los: TableLOS, a: Observer, b: Observer, cond: Conditions):
     return tr, int(clear[0]) if len(clear) else 0, len(clear) / 12
 
 
-@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke"])
+@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke", "hulls"])
 def test_check_many_is_check_and_agrees_with_the_reference(name):
     los, cond = table(), CONDITIONS[name]
     pairs = random_pairs(los, 250, seed=14)

@@ -51,8 +51,11 @@ class FireSupportState:
 
 
 def air_grounded(g: Game) -> bool:
-    """DD-3.8: the monsoon grounds all air support (and the scenario rule ``monsoon_grounds_air``)."""
-    return g.state.weather == "monsoon" or "monsoon_grounds_air" in g.scenario.special_rules
+    """DD-3.8: the monsoon grounds all air support (the weather's ``air_grounded``, G-07; and the scenario
+    rule ``monsoon_grounds_air``)."""
+    from game.rules.weather import effect
+
+    return bool(effect(g, "air_grounded")) or "monsoon_grounds_air" in g.scenario.special_rules
 
 
 class FireSupportChapter(Chapter):

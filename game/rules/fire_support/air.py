@@ -120,9 +120,20 @@ def is_night(g: Game) -> bool:
 
 
 def fac_overhead(g: Game, side: str) -> bool:
-    """DD-8.5, G-18: the scenario gives the side a FAC (a ``[[support]]`` row of kind ``fac``), not grounded."""
+    """DD-8.5, G-18: the scenario gives the side a FAC (a ``[[support]]`` row of kind ``fac``), not grounded
+    and not at night (G-23: by night only the AC-47 and gunships fly)."""
+    from game.rules.night import air_flies
+
     r = rules(g)
-    return not _grounded(g) and any(s.side == side and r.assets[s.asset].kind == "fac" for s in g.scenario.support)
+    return not _grounded(g) and any(s.side == side and r.assets[s.asset].kind == "fac" and air_flies(g, r.assets[s.asset])
+                                    for s in g.scenario.support)
+
+
+def delay_of(g: Game, a: Asset) -> int:
+    """An air asset's delay clock (DD-8.7, G-19), with the weather's air delay (G-07 (2)-(4): +1)."""
+    from game.rules.weather import effect
+
+    return a.delay + int(effect(g, "air_delay"))
 
 
 def air_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
@@ -143,6 +154,10 @@ def refuse_asset(g: Game, side: str, aid: Any) -> Asset:
         raise IllegalAction(f"the monsoon grounds all air support: no {a.name}", "DD-3.8")
     if a.night_only and not is_night(g):
         raise IllegalAction(f"the {a.name} flies by night only", "G-19")
+    from game.rules.night import air_flies
+
+    if not air_flies(g, a):
+        raise IllegalAction(f"by night only the AC-47 and gunships fly: no {a.name}", "G-23; DD-9A.1")
     if row.missions - fs_state(g).used.get(f"{side}:{a.id}", 0) <= 0:
         raise IllegalAction(f"no {a.name} missions left ({row.missions} given)", "DD-8.3")
     return a
@@ -277,8 +292,9 @@ class CallAir(ActionKind):
         out = []
         for a, left in on_call:
             gun = a.kind == "gunship"
-            what = (f"a {a.name}: on station in {a.delay} turn(s)" if gun
-                    else f"a {a.name} strike, {a.delay}-turn clock")
+            delay = delay_of(g, a)  # G-07: the weather's air delay
+            what = (f"a {a.name}: on station in {delay} turn(s)" if gun
+                    else f"a {a.name} strike, {delay}-turn clock")
             out.append({
                 "type": self.type, **common, "asset": a.id, "clause": "DD-8.5; DD-8.7; G-19; G-22",
                 "label": f"{el.name}: call {what}, {left} left ({price})",
@@ -327,7 +343,8 @@ class CallAir(ActionKind):
         fs.used[key] = fs.used.get(key, 0) + 1
         fs.missions[mid] = Mission(mid, el.side, a.id, a.rounds[0], plan.caller, plan.x, plan.y, plan.observed,
                                    g.state.turn, 0, heading=plan.heading)
-        g.state.clocks.append(Clock(mid, "fire_mission", a.delay, f"{a.name} inbound", el.side, plan.x, plan.y,
+        delay = delay_of(g, a)  # DD-8.7, G-07: the weather's air delay
+        g.state.clocks.append(Clock(mid, "fire_mission", delay, f"{a.name} inbound", el.side, plan.x, plan.y,
                                     a.radius or None, ref=mid))
         plume = None
         if plan.smoke != "none":
@@ -336,13 +353,13 @@ class CallAir(ActionKind):
             fs.plumes.append(plume)
         left = next((n for aa, n in air_on_call(g, el.side) if aa.id == a.id), 0)
         g.emit({"type": "fire_mission", "phase": "call", "mission": mid, "asset": a.id, "round": a.rounds[0],
-                "caller": plan.caller, "x": plan.x, "y": plan.y, "observed": plan.observed, "turns": a.delay,
+                "caller": plan.caller, "x": plan.x, "y": plan.y, "observed": plan.observed, "turns": delay,
                 "heading": plan.heading, "smoke": plan.smoke, "aircraft": a.model,
                 "clause": "DD-8.5; DD-8.7; G-18",
                 "text": f"{plan.caller} calls a {a.name} on ({plan.x:g}, {plan.y:g})"
                         + ("" if a.kind == "gunship" else f", heading {plan.heading:g}°")
                         + (f"; pops {plan.smoke} smoke" if plume else "; no smoke: unmarked")
-                        + f"; inbound in {a.delay} turn(s); {left} left"},
+                        + f"; inbound in {delay} turn(s); {left} left"},
                visible=el.side)
         if plume is not None:  # everyone sees smoke go up; its colour is the caller's secret (G-18)
             g.emit({"type": "smoke", "kind": "marking", "id": plume.id, "x": plume.x, "y": plume.y,

@@ -85,11 +85,17 @@ def deviation_outcomes(g: Game, x: float, y: float, heading: float, rolls: int) 
     return sorted(((p, k[0], k[1], k[2], names) for k, (p, names) in states.items()), key=lambda o: (-o[0], o[1:4]))
 
 
+def on_target_p(g: Game, mission: Mission) -> float:
+    from game.rules.fire_support.missions import on_target_faces
+
+    return on_target_faces(g, mission)[0] / 6.0
+
+
 def scatter_outcomes(g: Game, mission: Mission, asset: Asset) -> list[Outcome]:
     """Every landing point of a fire mission's scatter (DD-8.8), by probability: on target, or the drift
     dice's sum toward each of the d8 (or d6) directions, clamped to the table as ``missions.scatter``."""
     m = rules(g).mission
-    on = mission.on_target / 6.0
+    on = on_target_p(g, mission)  # G-07 (1): the monsoon's on target only on a 1
     out: dict[tuple[float, float], tuple[float, list[str]]] = {(mission.x, mission.y): (on, ["on target"])}
     n = asset.drift_dice or m.drift_dice
     if not mission.observed:
@@ -174,7 +180,7 @@ def call_odds(g: Game, el: Element, plan: air.AirCall) -> dict:
     a = rules(g).assets[plan.asset]
     if a.kind == "gunship":
         return {"asset": a.id, "clause": "G-27", "outcomes": [], "stands": {}, "elements": {}, "danger_close": {},
-                "on_station": a.on_station, "attacks": a.attacks, "turns": a.delay}
+                "on_station": a.on_station, "attacks": a.attacks, "turns": air.delay_of(g, a)}
     marked = plan.smoke != "none" or air.fac_overhead(g, el.side)
     return strike_odds(g, el.side, a, plan.x, plan.y, plan.heading, marked)
 
@@ -200,4 +206,4 @@ def mission_odds(g: Game, el: Element, mission: Mission) -> dict:
 
     res = weigh(g, mission.side, outs, make)
     return {"asset": a.id, "round": mission.round, "clause": "DESIGN §4; DD-8.8; DD-8.9; DD-8.10",
-            "observed": mission.observed, "p_on_target": mission.on_target / 6.0, **res}
+            "observed": mission.observed, "p_on_target": on_target_p(g, mission), **res}

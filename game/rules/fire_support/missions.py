@@ -87,6 +87,7 @@ def fs_state(g: Game):
 def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
     """The off-board assets of ``side`` with missions left (DD-8.3), with how many are left."""
     from game.rules.fire_support import air_grounded
+    from game.rules.night import air_flies
 
     fs, r = fs_state(g), rules(g)
     out = []
@@ -100,6 +101,8 @@ def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
             continue
         if a.night_only and not g.state.time_of_day.startswith("night"):
             continue
+        if a.kind in ("cas", "gunship", "fac") and not air_flies(g, a):
+            continue  # G-23: by night only the AC-47 and gunships fly
         left = sup.missions - fs.used.get(f"{side}:{a.id}", 0)
         if left > 0:
             out.append((a, left))
@@ -311,20 +314,32 @@ class MortarFire(ActionKind):
 
 
 # -- landing (DD-8.8–8.10) ----------------------------------------------------------------------------------
+def on_target_faces(g: Game, mission: Mission) -> tuple[int, list[Modifier]]:
+    """The scatter die's faces that land the mission on target (DD-8.8), after the weather (G-07 (1): in
+    the monsoon only a 1), and the modifier that says why."""
+    from game.rules.weather import current, effect
+
+    worst = effect(g, "scatter_on_target")
+    if worst and worst < mission.on_target:
+        w = current(g)
+        return worst, [Modifier(f"{w.name}: on target only on {worst}", 0, w.clause)]
+    return mission.on_target, []
+
+
 def scatter(g: Game, mission: Mission, asset: Asset) -> tuple[float, float]:
     """DD-8.8: 1d6, on target on ``mission.on_target`` or less; else drift 1d6" (Unobserved 2d6", rockets
     2d6", G-19) toward a d8 clock direction (1 north, clockwise). The roll is the caller's side's."""
     m = rules(g).mission
+    on_target, mods = on_target_faces(g, mission)
     die = g.dice.d6()
-    if die <= mission.on_target:
+    if die <= on_target:
         g.emit({"type": "roll", "purpose": "Scatter", "side": mission.side, "element": None, "dice": [die],
-                "target": mission.on_target, "modifiers": [], "need": None, "result": "on target",
-                "mission": mission.id, "drift": [0.0, 0.0], "clause": "DD-8.8",
-                "text": f"Scatter: rolled {die} (on target on 1-{mission.on_target}): the rounds land on target"},
+                "target": on_target, "modifiers": [md.to_dict() for md in mods], "need": None,
+                "result": "on target", "mission": mission.id, "drift": [0.0, 0.0], "clause": "DD-8.8",
+                "text": f"Scatter: rolled {die} (on target on 1-{on_target}): the rounds land on target"},
                visible=mission.side)
         return mission.x, mission.y
     n = asset.drift_dice or m.drift_dice
-    mods = []
     if not mission.observed:
         n = max(n, m.unobserved_drift_dice)
         mods.append(Modifier("Unobserved: 2d6\" drift", 0, "DD-8.8"))
@@ -338,11 +353,11 @@ def scatter(g: Game, mission: Mission, asset: Asset) -> tuple[float, float]:
     y = min(max(mission.y + dy, 0.0), g.scenario.height)
     x, y = round(x, 2), round(y, 2)
     g.emit({"type": "roll", "purpose": "Scatter", "side": mission.side, "element": None,
-            "dice": [die] + drift, "direction": {"die": direction, "faces": faces}, "target": mission.on_target,
+            "dice": [die] + drift, "direction": {"die": direction, "faces": faces}, "target": on_target,
             "modifiers": [md.to_dict() for md in mods], "need": None, "result": "drift", "mission": mission.id,
             "drift": [round(x - mission.x, 2), round(y - mission.y, 2)], "distance": dist, "bearing": bearing,
             "clause": "DD-8.8",
-            "text": f"Scatter: rolled {die} (on target on 1-{mission.on_target}): drifts {dist:g}\" "
+            "text": f"Scatter: rolled {die} (on target on 1-{on_target}): drifts {dist:g}\" "
                     f"({n}d6 {drift}) toward {bearing:g}° (d{faces} {direction})"},
            visible=mission.side)
     return x, y
