@@ -146,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("play", help="play on the 3D table (dinkydau play --help)")
     sub.add_parser("demo", help="attract mode for a convention table: AI against AI until someone takes command")
-    sub.add_parser("film", help="render artillery, Dustoff (and air strikes) of a real game to MP4 or PNGs "
-                   "(dinkydau film --help)")
+    sub.add_parser("film", help="render artillery, Dustoff, air strikes (and an armour brew-up) of a real game to "
+                   "MP4 or PNGs (dinkydau film --help)")
     sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel, with statistics (dinkydau simulate --help)")
     p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
     p.add_argument("--listen", metavar="[HOST:]PORT",

@@ -311,7 +311,34 @@ def weapon_parts(kind: str) -> tuple[list[trimesh.Trimesh], float]:
                 box((0.01, 0.01, 0.05), (0.0, 0, -0.0), WEB)], 0.0
     if kind == "map":
         return [box((0.09, 0.12, 0.008), (0.04, 0.04, 0), WHITE, rot=rot_y(-10))], 0.0
+    if kind in ("rpg2", "rpg7"):
+        return _launcher(kind == "rpg7"), 0.1
+    if kind == "detector":  # the AN/PRS-4 mine detector: a pole swept low, its search head flat on a yoke
+        return [box((0.05, 0.018, 0.02), (0.0, 0, 0.0), METAL),
+                limb((0.02, 0, 0), (0.44, 0, 0), 0.012, 0.012, OLIVE_LIGHT),
+                box((0.05, 0.03, 0.03), (0.12, 0, -0.018), (62, 70, 44)),                # the amplifier
+                cyl(0.07, 0.012, (0.47, 0, 0.0), (62, 70, 44), sections=10, rot=rot_y(-40))], 0.14
     return [], 0.0
+
+
+def _launcher(rpg7: bool) -> list[trimesh.Trimesh]:
+    """An RPG on the shoulder: the tube along +x over the firing hand (the grip under it), the warhead
+    in front. The RPG-2 (B-40) is a plain 40 mm tube with a smaller round head; the RPG-7 (B-41) has a
+    flared venturi at the back, a wooden heat guard, the optical sight, and the long-nosed PG-7 warhead."""
+    tube_z, olive = 0.045, (72, 80, 52)
+    parts = [cyl(0.017, 0.36, (0.0, 0, tube_z), olive if not rpg7 else METAL, sections=8, rot=rot_y(90)), box((0.018, 0.014, 0.05), (0.0, 0, 0.018), METAL),                    # the pistol grip
+             box((0.016, 0.014, 0.04), (0.1, 0, 0.022), METAL)]                           # the fore-grip
+    head_x = 0.18
+    if rpg7:
+        parts += [cyl(0.03, 0.05, (-0.19, 0, tube_z), METAL, sections=8, rot=rot_y(90), top=0.55),  # venturi
+                  cyl(0.024, 0.1, (0.02, 0, tube_z), WOOD, sections=8, rot=rot_y(90)),   # the heat guard
+                  box((0.04, 0.012, 0.028), (0.0, 0.03, tube_z + 0.025), METAL),          # PGO-7 sight
+                  cyl(0.034, 0.05, (head_x + 0.025, 0, tube_z), olive, sections=8, rot=rot_y(90)),
+                  cyl(0.034, 0.09, (head_x + 0.095, 0, tube_z), olive, sections=8, rot=rot_y(90), top=0.25)]
+    else:
+        parts += [cyl(0.022, 0.08, (0.02, 0, tube_z), WOOD, sections=8, rot=rot_y(90)),
+                  ball(0.034, (head_x + 0.03, 0, tube_z), olive, scale=(1.5, 1, 1), subdivisions=1)]
+    return parts
 
 
 def aimed(kind: str, grip, yaw: float = 0.0, pitch: float = 0.0):
@@ -379,6 +406,16 @@ def _kit(kind: str, dress: Dress) -> list[trimesh.Trimesh]:
                   box((0.02, 0.066, 0.006), (0.13, 0, 0.12), RED)]
     elif kind == "light":  # a small pack
         parts.append(box((0.1, 0.11, 0.055), (0.14, 0, 0.075), dress.web))
+    elif kind == "rockets":  # the RPG loader's back-pack: three spare rounds, warheads up over the shoulders
+        parts.append(box((0.13, 0.14, 0.06), (0.13, 0, 0.08), dress.web))
+        for y in (-0.045, 0.0, 0.045):
+            parts += [cyl(0.012, 0.12, (0.2, y, 0.09), METAL, sections=6, rot=rot_y(90)),
+                      ball(0.03, (0.29, y, 0.09), (72, 80, 52), scale=(1.6, 1, 1), subdivisions=0)]
+    elif kind == "engineer":  # a rucksack with the entrenching tool strapped on and a coil of det cord
+        parts += [box((0.13, 0.13, 0.07), (0.14, 0, 0.085), dress.web),
+                  limb((0.06, 0.05, 0.13), (0.3, 0.05, 0.13), 0.014, 0.014, WOOD),
+                  box((0.06, 0.05, 0.01), (0.06, 0.05, 0.13), METAL),
+                  ring(0.03, 0.04, 0.02, (0.12, -0.07, 0.09), (200, 190, 150), sections=8)]
     return parts
 
 
@@ -386,9 +423,9 @@ def figure(pose: str, dress: Dress, headgear: str, weapon: str = "m16", hold: st
            kit: str = "") -> list[trimesh.Trimesh]:
     """One 15mm figure facing +x, feet at z = 0.
 
-    pose: walk | stand | kneel | crouch | prone. hold: aim (at the shoulder) | low (ready, muzzle down) |
-    hip (a machine gun from the hip) | point (the off arm points ahead: a leader) | map | phone (the
-    handset at the ear) | none."""
+    pose: walk | stand | kneel | crouch | prone. hold: aim (at the shoulder; an RPG on it) | low (ready,
+    muzzle down) | hip (a machine gun from the hip) | point (the off arm points ahead: a leader) | map |
+    phone (the handset at the ear) | sweep (a mine detector swept low) | none."""
     if pose == "prone":
         return _prone(dress, headgear, weapon, kit)
     pz, lean, legs = LEGS[pose]
@@ -430,6 +467,11 @@ def figure(pose: str, dress: Dress, headgear: str, weapon: str = "m16", hold: st
         grip = sr + (0.08, -0.02, -0.16)
         w, _ = aimed(weapon, grip, yaw=0, pitch=-60 if weapon != "pistol" else 10)
         parts += w + _arm(sr, sr + (0.02, -0.02, -0.12), grip, dress)
+    elif hold == "sweep":  # a mine detector swept low ahead, both hands on its pole
+        grip = neck + (0.1, -0.06, -0.16)
+        w, fore = aimed(weapon, grip, yaw=6, pitch=-40)
+        parts += w + _arm(sr, sr + (0.0, -0.03, -0.12), grip, dress)
+        parts += _arm(sl, (sl + fore) / 2 + (-0.02, 0.03, -0.04), fore, dress, band)
     elif hold == "map":
         grip = neck + (0.12, -0.04, -0.1)
         w, _ = aimed("map", grip, yaw=10)
@@ -697,6 +739,21 @@ def stand_models() -> dict[str, trimesh.Trimesh]:
     m["nva_officer"] = team("small", V, [
         (0.15, 0.2, 0, F("stand", NVA, "cap", "pistol", "point")),
         (-0.15, -0.25, 15, F("kneel", NVA, "pith", "ak", "aim", "light"))], 18)
+    # anti-tank teams (G-20): the gunner with the launcher on his shoulder, the loader with the spare rounds
+    m["vc_rpg_team"] = team("medium", V, [
+        (0.18, 0.3, 0, F("kneel", VC, "bare", "rpg2", "aim")),
+        (-0.12, -0.35, 15, F("crouch", VC, "conical", "ak", "low", "rockets")),
+        (-0.3, 0.62, 5, F("kneel", VC, "conical", "sks", "aim"))], 19)
+    m["nva_rpg_team"] = team("medium", V, [
+        (0.18, 0.3, 0, F("kneel", NVA, "pith", "rpg7", "aim", "light")),
+        (-0.12, -0.35, 12, F("crouch", NVA, "pith", "ak", "low", "rockets")),
+        (-0.3, 0.62, 6, F("stand", NVA, "pith", "ak", "aim", "light"))], 20)
+    # combat engineers (DD-9A.10): the sweep with his detector, a man laying a charge, two covering
+    m["us_engineer_team"] = team("medium", A, [
+        (0.16, 0.35, 0, F("walk", US, "boonie", "detector", "sweep", "light")),
+        (0.15, -0.4, -10, F("kneel", US, "m1", "satchel", "low", "engineer")),
+        (-0.22, 0.05, 10, F("stand", US, "m1", "m16", "aim", "engineer")),
+        (-0.25, -0.7, -5, F("walk", US, "m1", "m16", "low", "pack"))], 21)
     return m
 
 

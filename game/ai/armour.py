@@ -30,8 +30,10 @@ import math
 
 from game.ai.tactics import Picture, bearing, dist, move_action, ring_points, strip
 
-DISMOUNT_AT = 12.0
-"""A known enemy stand or marker this close (centre to centre): the squad gets out."""
+DISMOUNT_AT = 6.0
+"""A known enemy stand this close (centre to centre): the squad gets out to dig it out of the scrub. Until
+then the column fights mounted, as armoured cavalry did (its guns outrange the ambush's rifles, and a
+squad in the open is what the ambush wants to shoot)."""
 ESCORT = 5.0
 """With its squad out, a track keeps within this of its nearest own dismounted infantry."""
 UNBUTTON_CLEAR = 10.0
@@ -70,10 +72,13 @@ def vehicle_options(pic: Picture, eid: str, best_fire: float) -> list[tuple[floa
     v = hull["vehicle"]
     if v.get("wreck") or v.get("abandoned"):
         return []
+    if "aground" in v or "ramp" in v:  # a craft on the water: the river's own computer player
+        from game.ai import riverine
+
+        return riverine.craft_options(pic, eid, best_fire)
     me = (hull["x"], hull["y"])
     out: list[tuple[float, dict]] = []
     _, foe_d = pic.nearest_foe(me)
-    _, known_d = pic.nearest_foe(me, include_markers=True)
     hit = v.get("hp", 0) < v.get("hp_max", 0) or v.get("mobility_kill") or v.get("weapons_out")
     rally = pic.offer(eid, "rally_crew")
     if rally is not None:
@@ -87,11 +92,11 @@ def vehicle_options(pic: Picture, eid: str, best_fire: float) -> list[tuple[floa
     dis = pic.offer(eid, "dismount")
     if dis is not None:
         arrived = autopilot.inside_objective(pic, me)
-        if known_d <= DISMOUNT_AT or arrived or hit or (autopilot.closing(pic) and arrived):
+        if foe_d <= DISMOUNT_AT or arrived or hit:
             action = strip(dis)
             action["passenger"] = sorted(dis["params"]["passenger"]["choices"])[0]
-            # Before it shoots: a squad inside is a squad at risk (DD-7.13).
-            out.append((2.2 if known_d <= DISMOUNT_AT or hit else 1.2, action))
+            # Before it shoots: a squad inside a hit track is a squad at risk (DD-7.13).
+            out.append((2.2 if foe_d <= DISMOUNT_AT or hit else 1.2, action))
     move = pic.offer(eid, "move", mode="patrol")
     if move is not None and not v.get("mobility_kill"):
         act = drive(pic, eid, me, move, best_fire, carrying=bool(v.get("passengers")))
@@ -158,7 +163,7 @@ def drive(pic: Picture, eid: str, me, move: dict, best_fire: float, carrying: bo
             break
         action = move_action(move, p, bearing(me, p))
         if f.check(action) is None:
-            base = 0.9 if carrying else 0.75
+            base = 1.1 if carrying else 0.75
             if best_fire >= 0.5 and not carrying:
                 base = 0.6  # a track with a good shot shoots rather than drives
             return (base + min(0.4, (s - here) / 10), action)

@@ -20,6 +20,10 @@ before heavy firepower arrives); after Hug the Belt, one with no good shot close
 Danger Close belt (DD-10.2, DD-10.14: where the guns cannot be used); before Fire, its own 60mm or a
 mission on call, never Danger Close to its own men (DD-8.9).
 
+On the river (``game.ai.riverine``), a team in a spider bunker at the waterline keeps to it while an
+Allied boat is afloat (DD-9A.13): its Blind does not creep out to lie up, and once revealed it does not
+infiltrate; on a table without water this changes nothing.
+
 It sees only its SideView (facade.py) and draws only from the ``ai`` stream. The Ghost's rules with
 dice (reaction rolls, reveals, fade, Doom Clock) are in ``game.rules.jungle_ghost``; here it only
 chooses.
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import math
 
-from game.ai import armour, support
+from game.ai import armour, riverine, support
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 from game.terrain import sight
@@ -93,6 +97,8 @@ def lay_ambush(pic: Picture) -> dict | None:
         if offer is None:
             continue
         me = (b["x"], b["y"])
+        if riverine.waterline_bunker(pic, me):
+            continue  # DD-9A.13: a spider bunker at the waterline waits for the boats (game.ai.riverine)
         foe, d = pic.nearest_foe(me, include_markers=True)
         if foe is None or d > notice() or d <= AMBUSH_AT + 1.0:
             continue
@@ -165,8 +171,8 @@ def ladder(pic: Picture, eid: str) -> dict | None:
     act = seek(pic, eid)
     if act is not None:
         return act
-    # 4. Infiltrate (G-10 step 4)
-    act = infiltrate(pic, eid)
+    # 4. Infiltrate (G-10 step 4); a team in a spider bunker at the waterline stays in it (DD-9A.13)
+    act = None if riverine.holds_bunker(pic, eid) else infiltrate(pic, eid)
     if act is not None:
         return act
     hold = pic.offer(eid, "hold")

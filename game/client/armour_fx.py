@@ -282,6 +282,7 @@ def on_vehicle_damage(stage: Stage, ev: dict) -> Beat | None:
         word = f"{word}\nHP {ev['hp']}"
     heavy = result in ("knocked_out", "brewed_up", "bailout")
     if result == "brewed_up":  # the brew_up event that follows is the show: the word comes with its fireball
+        stage.notes["brewing"] = (c.x, c.y)  # the passengers lost in it fall with the fireball (wrap_casualty)
         return Beat(banner(stage, word, p, HIT, 3.0, 0.55, delay=0.5), 0.1)
     parts = [kit.jolt(5.0 if heavy else 3.0),
              banner(stage, word, p, HIT if heavy else (1.0, 0.82, 0.35, 1), 2.4, 0.55),
@@ -598,9 +599,26 @@ def wrap_move(inner):
     return on_move
 
 
+def wrap_casualty(inner):
+    """The passengers lost in a hull that brews up (DD-7.13: the engine tells their casualties between the
+    damage and the brew-up, at the hull's place) take no time of their own: their marks come with the
+    fireball instead of holding it back."""
+    def on_casualty(stage: Stage, ev: dict) -> Beat | None:
+        beat = inner(stage, ev)
+        hull = stage.notes.get("brewing")
+        if beat is None or hull is None or ev.get("x") is None or ev.get("y") is None:
+            return beat
+        if math.hypot(float(ev["x"]) - hull[0], float(ev["y"]) - hull[1]) > 1.0:
+            return beat
+        return Beat(beat.interval, 0.0)
+    on_casualty.wrapped = inner
+    return on_casualty
+
+
 def _wrap() -> None:
-    """Wrap ``effects``' fire and move handlers once (they are registered on import, before this)."""
-    for kind, wrapper in (("fire", wrap_fire), ("move", wrap_move), ("retreat", wrap_move)):
+    """Wrap ``effects``' fire, move and casualty handlers once (they are registered on import, before this)."""
+    for kind, wrapper in (("fire", wrap_fire), ("move", wrap_move), ("retreat", wrap_move),
+                          ("casualty", wrap_casualty)):
         fn = HANDLERS.get(kind)
         if fn is not None and not hasattr(fn, "wrapped"):
             HANDLERS[kind] = wrapper(fn)

@@ -1,5 +1,5 @@
-"""``dinkydau film SCENARIO --showcase artillery|airstrike|dustoff|all --out FILE``: the set pieces on
-film, rendered offscreen from real games.
+"""``dinkydau film SCENARIO --showcase artillery|airstrike|dustoff|armour|all --out FILE``: the set pieces
+on film, rendered offscreen from real games.
 
 The film finds its situation by driving the real engine process, never by making events up: it plays
 seeded AI-against-AI games (``game.step``) on the referee's view until the engine issues the set piece.
@@ -10,8 +10,12 @@ fire support the showcase needs added to an in-memory copy (``[[support]]`` rows
 the 4.2" mortars where the scenario rules heavy artillery out; A-1 napalm with an O-1 FAC overhead,
 DD-8.3); the Allied AI calls it on what it sees (``game.ai.support``)
 and the film keeps the batch of the call (the marking smoke going up) and the batch where the rounds
-land or the aircraft makes its pass. ``harassment`` (for the recorded tests) waits for the Jungle Ghost's 82 mm (G-12). It prints
-the seed and the step it used.
+land or the aircraft makes its pass. ``harassment`` (for the recorded tests) waits for the Jungle Ghost's 82 mm (G-12).
+``armour`` (a scenario with vehicles, e.g. thunder_road) waits for a brew-up after a crew has bailed out:
+the film keeps the batch of the first anti-tank shot (``at_fire``) and the last few batches up to the
+brew-up where a round struck a hull (``armour``: a ricochet or a penetration), a crew bailed out and a
+vehicle brewed up (``ARMOUR_STORY`` in all). It prints the seed and the
+step it used.
 
 Then it replays that game on the table: every batch before and between the set pieces is applied at
 once, and each batch that holds the set piece plays through the presenter at 1x under the attract-mode
@@ -40,7 +44,9 @@ from pathlib import Path
 
 SHOWCASES = ("artillery", "airstrike", "dustoff")
 FILM_EPOCH = 1000.0  # the clock's time at the film's first step (seconds; past any window's start-up)
-TARGET = {"artillery": {"fire_mission"}, "dustoff": {"dustoff"}, "airstrike": {"air_pass"}, "harassment": {"impact"}}
+TARGET = {"artillery": {"fire_mission"}, "dustoff": {"dustoff"}, "airstrike": {"air_pass"}, "harassment": {"impact"},
+          "armour": {"at_fire", "armour", "bailout", "brew_up"}}
+ARMOUR_STORY = 5  # the armour film's batches at most: the first shot, then the last strikes up to the brew-up
 # the support a showcase adds to its in-memory copy of the scenario (DD-8.3), and the call the film takes
 SUPPORT = {"artillery": (("heavy_155", 2),), "airstrike": (("cas_napalm", 2), ("fac_o1", 1))}
 LIGHT = {"heavy_155": "mortar_107"}  # where the scenario's no_artillery rule leaves heavy guns out (DD-8.3)
@@ -60,8 +66,9 @@ class Situation:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="dinkydau film", description="Render the set pieces of a real game to film.")
     p.add_argument("scenario")
-    p.add_argument("--showcase", choices=(*SHOWCASES, "harassment", "all"), default="all",
-                   help="harassment: the Jungle Ghost's 82 mm mortar (G-12); all: artillery, airstrike and dustoff")
+    p.add_argument("--showcase", choices=(*SHOWCASES, "harassment", "armour", "all"), default="all",
+                   help="harassment: the Jungle Ghost's 82 mm mortar (G-12); armour: an RPG ambush up to a "
+                        "brew-up (a scenario with vehicles); all: artillery, airstrike and dustoff")
     p.add_argument("--out", required=True, help="an .mp4 file, or a folder for PNG frames")
     p.add_argument("--size", default="1280x720")
     p.add_argument("--fps", type=int, default=30)
@@ -80,6 +87,8 @@ def _story_done(showcase: str, events: list[dict], seen: list[dict]) -> bool:
         return any(e.get("type") == "fire_mission" and e.get("phase") == "impact" for e in events)
     if showcase == "airstrike":
         return any(e.get("type") == "air_pass" for e in events)
+    if showcase == "armour":  # the whole story: a crew has bailed out by the time a hull brews up
+        return any(e.get("type") == "brew_up" for e in events) and any(e.get("type") == "bailout" for e in seen)
     phases = [e.get("phase") for e in seen if e.get("type") == "dustoff"]
     return bool(phases) and phases[-1] in ("departure", "crash")
 
@@ -169,6 +178,8 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
                 last_seq = max([e.get("seq", 0) for e in events], default=last_seq)
                 sit.batches.append((events, view))
                 hits = [e for e in events if e.get("type") in TARGET[showcase]]
+                if showcase == "armour":  # a miss after the first shot is left out: the strikes tell it
+                    hits = [e for e in hits if e.get("type") != "at_fire" or not sit.story]
                 if showcase in CALLS:
                     called = [e for e in events if e.get("type") == "fire_mission" and e.get("phase") == "call"
                               and e.get("asset") == asset]
@@ -180,6 +191,8 @@ def find(link, scenario: str, showcase: str, first_seed: int = 1, tries: int = 1
                         sit.story.append(len(sit.batches) - 1)
                     seen += hits
                 if seen and _story_done(showcase, events, seen):
+                    if showcase == "armour":
+                        sit.story = sit.story[:1] + sit.story[1:][-(ARMOUR_STORY - 1):]
                     log(f"film: {showcase} found in {scenario} seed {seed} at step {len(sit.batches)}")
                     return sit
                 if showcase == "dustoff" and seen and len(sit.batches) - sit.story[0] > 400:

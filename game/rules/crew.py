@@ -7,7 +7,10 @@ vehicle's activation, 1 CP and 4+: a Bogged vehicle is freed, G-01 rule 3). Phas
 Stunned crew tests Morale and recovers on a pass (DD-7.10; ``vehicles`` runs it). The tables are
 ``armour.toml``'s ``[crew_shot]`` and ``[punch_drunk]``; Punch-Drunk itself is ``armour.punch_drunk``.
 
-What it leaves out: the mine stun of DD-9A.12 (C-26, the river rules).
+Also ``reaction_fire``: a reaction's fire at a hull small arms cannot hurt (an ambush, Opportunity Fire,
+Desperate Return Fire) becomes the element's AT shot, or its rifles at the exposed crewman (DD-7.2–7.3).
+
+What it leaves out: the mine stun of DD-9A.12 is the river rules' (``riverine``, C-26).
 """
 
 from __future__ import annotations

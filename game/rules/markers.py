@@ -16,10 +16,10 @@ Loaded strictly: a group of G-15's, a part of the view, and every field it names
 part in ``game/data/contract.toml`` (a table that pointed at a field the view never carries would be
 refused, not silently empty).
 
-What it leaves out: the G-15 markers of rules the engine does not have yet: Stunned, Buttoned Up,
-Mobility Kill / Weapons Knockout, Bogged and beached boats (vehicles and boats, chapters 7 and 9A);
-civilian casualties (no civilians on the table); Hot Sector markers (G-35); Booby Trap chits, Trip
-Flares, River Mines and Cache markers as table pieces; the collapsed tunnel; the Doom Clock and Threat
+What it leaves out: the G-15 markers of rules the engine does not have yet: civilian casualties (no
+civilians on the table); Hot Sector markers (G-35); Booby Trap chits and Cache markers as table pieces
+(the vehicles' Stunned, Buttoned Up, Mobility Kill and Weapons Knockout are the view's
+``stands[].vehicle``, wrecks, trip flares, river mines and beached boats are markers of their chapters); the collapsed tunnel; the Doom Clock and Threat
 Level (the solo engine's own state, announced in its events). The blast templates (G-25) are the
 ``template`` events, drawn as they fall, not markers left on the table.
 """

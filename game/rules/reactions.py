@@ -202,7 +202,7 @@ def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None
     for t in g.state.living(mover):
         for s in g.state.living(shooter_el):
             st = g.book.stands[s.type]
-            if st.fp <= 0:
+            if not fire.can_shoot(g, s):  # a Litter Team, a wet M60, a Buttoned Up or Stunned crew (DD-7.3)
                 continue
             d = fire.gap(g, s, t)
             if d <= st.range and g.line_of_sight(s, t).visible:
