@@ -148,27 +148,8 @@ def read_trip_flares(r: Any, rows: Any, to_place: Any, width: float, height: flo
     table. Problems go to the scenario reader ``r``, naming the field. Returns (the rows, the count)."""
     from game.rules.scenario import TripFlareSetup
 
-    out: list[TripFlareSetup] = []
-    if not isinstance(rows, list):
-        r.problem("trip_flare", "should be a list of [[trip_flare]] tables")
-        rows = []
-    seen: set[str] = set()
-    for i, raw in enumerate(rows):
-        p = f"trip_flare[{i}]."
-        if not isinstance(raw, dict):
-            r.problem(f"trip_flare[{i}]", "should be a table")
-            continue
-        r.unknown(raw, {"id", "at"}, p)
-        fid = r.get(raw, "id", p, str, f"tf{i + 1}")
-        at = r.point(raw.get("at"), p + "at") if "at" in raw else r.get(raw, "at", p, list)
-        if fid in seen:
-            r.problem(p + "id", f"duplicate trip flare id '{fid}'")
-        if fid is None or at is None:
-            continue
-        seen.add(fid)
-        if not (0 <= at[0] <= width and 0 <= at[1] <= height):
-            r.problem(p + "at", f"trip flare at {list(at)} is off the {width:g}x{height:g} table")
-        out.append(TripFlareSetup(fid, float(at[0]), float(at[1])))
+    out = [TripFlareSetup(fid, float(at[0]), float(at[1]))
+           for fid, at, _ in r.placed(rows, "trip_flare", "trip flare", "tf", width, height)]
     n = 0
     if to_place is not None:
         if not isinstance(to_place, int) or isinstance(to_place, bool) or to_place < 0:

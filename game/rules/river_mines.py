@@ -67,33 +67,16 @@ def read_river_mines(r: Any, rows: Any, features: list, width: float, height: fl
 
     from game.rules.riverine import load_riverine
 
-    if not isinstance(rows, list):
-        r.problem("river_mine", "should be a list of [[river_mine]] tables")
-        return ()
-    if not rows:
+    if isinstance(rows, list) and not rows:
         return ()
     t = load_riverine()
     wet = [f.shape() for f in features if f.type in t.water.types]
     water = unary_union(wet).buffer(1e-6) if wet else None
     out: list[RiverMineSetup] = []
-    seen: set[str] = set()
-    for i, raw in enumerate(rows):
-        p = f"river_mine[{i}]."
-        if not isinstance(raw, dict):
-            r.problem(f"river_mine[{i}]", "should be a table")
-            continue
-        r.unknown(raw, {"id", "at"}, p)
-        mid = r.get(raw, "id", p, str, f"rm{i + 1}")
-        at = r.point(raw.get("at"), p + "at") if "at" in raw else r.get(raw, "at", p, list)
-        if mid in seen:
-            r.problem(p + "id", f"duplicate river mine id '{mid}'")
-        if mid is None or at is None:
-            continue
-        seen.add(mid)
-        if not (0 <= at[0] <= width and 0 <= at[1] <= height):
-            r.problem(p + "at", f"river mine at {list(at)} is off the {width:g}x{height:g} table")
-        elif water is None or not water.covers(Point(at)):
+    for mid, at, p in r.placed(rows, "river_mine", "river mine", "rm", width, height):
+        if water is None or not water.covers(Point(at)):
             r.problem(p + "at", f"river mine at {list(at)} is not on a river, canal or stream (DD-9A.11)")
+            continue
         out.append(RiverMineSetup(mid, float(at[0]), float(at[1])))
     if len(out) > t.mine.most:
         r.problem("river_mine", f"{len(out)} river mines: the Insurgent places at most {t.mine.most} (DD-9A.11)")

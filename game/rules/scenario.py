@@ -341,6 +341,35 @@ class _Reader:
             return None
         return (float(value[0]), float(value[1]))
 
+    def placed(self, rows: Any, section: str, what: str, prefix: str, width: float, height: float
+               ) -> list[tuple[str, tuple[float, float], str]]:
+        """Rows of a ``[[section]]`` of secret tokens placed on the table (trip flares, river mines): each
+        an optional ``id`` (default ``prefix`` and its number) and an ``at`` [x, y] on the table, ids
+        unique. Problems name the row and field; returns (id, at, the row's path) for the good rows."""
+        out: list[tuple[str, tuple[float, float], str]] = []
+        if not isinstance(rows, list):
+            self.problem(section, f"should be a list of [[{section}]] tables")
+            return out
+        seen: set[str] = set()
+        for i, raw in enumerate(rows):
+            p = f"{section}[{i}]."
+            if not isinstance(raw, dict):
+                self.problem(f"{section}[{i}]", "should be a table")
+                continue
+            self.unknown(raw, {"id", "at"}, p)
+            tid = self.get(raw, "id", p, str, f"{prefix}{i + 1}")
+            at = self.point(raw.get("at"), p + "at") if "at" in raw else self.get(raw, "at", p, list)
+            if tid in seen:
+                self.problem(p + "id", f"duplicate {what} id '{tid}'")
+            if tid is None or at is None:
+                continue
+            seen.add(tid)
+            if not (0 <= at[0] <= width and 0 <= at[1] <= height):
+                self.problem(p + "at", f"{what} at {list(at)} is off the {width:g}x{height:g} table")
+                continue
+            out.append((tid, at, p))
+        return out
+
     def points(self, value: Any, path: str, minimum: int) -> tuple[tuple[float, float], ...] | None:
         if not isinstance(value, list) or len(value) < minimum:
             self.problem(path, f"should be a list of at least {minimum} points [x, y]")
