@@ -276,7 +276,9 @@ def on_vehicle_damage(stage: Stage, ev: dict) -> Beat | None:
     rng = stage.rng
     result = str(ev.get("result", ""))
     c = kit.centre()
-    p = (c.x, c.y, c.z + 0.7)  # its word stands over the armour's (RICOCHET, PENETRATION)
+    # its word (two lines with the hull points) stands clear over the armour's (RICOCHET, PENETRATION),
+    # never on it; the director's close-up of a bail-out holds both in frame (framing.CLOSE_UPS)
+    p = (c.x, c.y, c.z + 1.6)
     word = WORDS.get(result, result.replace("_", " ").upper())
     if ev.get("hp") is not None and result not in ("knocked_out", "brewed_up"):
         word = f"{word}\nHP {ev['hp']}"

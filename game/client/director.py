@@ -8,11 +8,13 @@ artillery 8, casualty 7, fire 6, moves 3). Each hint due is scored: its rank, pl
 hints clustered round it (in place and time), less ``RECENT_PENALTY`` where one of the last ``RECENT``
 shots already showed that ground (a set piece's own scripted shots excepted), less what the trees hide
 of it from the best pose the director can find. It cuts only when the shot is old enough and something
-clearly better is due (``CLEARLY`` more), or when a set piece starts.
+clearly better is due (``CLEARLY`` more), or when a set piece starts. Armour's moments (``SET_PIECES``: an
+anti-tank shot, a bail-out, a brew-up) are set pieces whatever rank their hints carry, and a bail-out's or
+a brew-up's close-up takes over the shot of the round that caused it after ``FOLLOW_ON`` s.
 
 Shot types (``framing.py``): a two-shot square across the line of fire (both firer and target in
 frame), a follow with lead for a move (the target runs ahead of the mover along its path), a close-up
-for a casualty, the handlers' scripted hero shots for set pieces (their heading and pitch), and an
+for a casualty, a bail-out or a brew-up (``framing.CLOSE_UPS``), the handlers' scripted hero shots for set pieces (their heading and pitch), and an
 aircraft followed in with a cut to the impact.
 
 The trees: from the shot's pose, a few rays to the subject are tested against the crowns as drawn. If
@@ -38,7 +40,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import panda3d.core as p3d
 
@@ -63,6 +65,8 @@ HFOV = 50.0  # degrees, when the camera has no lens to ask
 HEADINGS = (0, 20, -20, 40, -40, 60, -60, 90, -90, 120, -120, 150, -150, 180)  # tried off a pose's heading
 PITCHES = (0, 12, 24, 36)  # and added to its pitch (never past MAX_PITCH)
 MAX_PITCH = 75.0
+SET_PIECES = ("at_fire", "bailout", "brew_up")  # armour's moments, ranked as set pieces (9) whatever their hint says
+FOLLOW_ON = 1.0  # seconds: a set piece's close-up (a bail-out, a brew-up) takes over another set piece's shot
 
 
 def _aloft(f) -> bool:
@@ -175,7 +179,7 @@ class Director:
         self.app.base.task_mgr.remove("director")
 
     def on_queue(self, batch) -> None:
-        set_piece = {"dustoff", "impact", "air_pass", "illumination", "gunship"}
+        set_piece = {"dustoff", "impact", "air_pass", "illumination", "gunship"} | set(SET_PIECES)
         kinds = {"impact" if ev.get("type") == "fire_mission" and ev.get("phase") == "impact" else str(ev.get("type"))
                  for ev in batch.events}
         self.coming = max(self.coming, 9 if kinds & set_piece else 8 if kinds & {"ambush", "assault"} else 0)
@@ -188,6 +192,8 @@ class Director:
         if self._hooked is not None and self._hooked.speed == INSTANT:
             return  # nothing of it will be seen
         for f in batch.focus:
+            if f.kind in SET_PIECES and f.rank < 9:  # armour's set pieces, framed as the rest are
+                f = replace(f, rank=9)
             self.plan.append((now + f.t, f))
         self.plan.sort(key=lambda p: p[0])
         del self.plan[:-40]
@@ -273,8 +279,8 @@ class Director:
             heading = framing.look(b[0] - a[0], b[1] - a[1])
             side = framing.FOLLOW_SIDE if framing.turn(now.heading, heading) < 0 else -framing.FOLLOW_SIDE
             heading, pitch = heading + side, framing.FOLLOW_PITCH
-        elif shot.kind == "casualty":
-            distance, pitch = framing.CLOSE_DISTANCE, framing.CLOSE_PITCH
+        elif shot.kind in framing.CLOSE_UPS:
+            distance, pitch = framing.CLOSE_UPS[shot.kind]
         elif shot.kind in ("fire", "ambush", "assault"):
             heading = now.heading + 35.0  # a fresh angle on the fight
         if _aloft(f) or shot.heading is not None:  # an aircraft, or a set piece's scripted angle: kept
@@ -406,7 +412,8 @@ class Director:
             fresh = shot is None or s > shot.score + CLEARLY or (age >= (shot.hold if shot else 0) and s >= 1)
             if self.coming >= 9 and f.rank < 9:
                 fresh = False  # a set piece is queued: hold the shot for it
-            set_piece_starts = f.rank >= 9 and (shot is None or shot.rank < 9 or age >= MIN_SHOT)
+            set_piece_starts = f.rank >= 9 and (shot is None or shot.rank < 9 or age >= MIN_SHOT or (
+                f.kind in framing.CLOSE_UPS and f.kind != shot.kind and age >= FOLLOW_ON))
             if ((age >= MIN_SHOT and fresh) or set_piece_starts) and (shot is None or f is not shot.focus):
                 self._cut_to(self._shot_of(f, now, s), now)
         elif shot is not None and age >= shot.hold + 2.0 and self.establish:

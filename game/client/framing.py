@@ -9,7 +9,7 @@ Shot types (PRESENCE.md, "An attract-mode director"):
   lens's width with a margin;
 * the **follow with lead** for a move: the camera's target runs ``LEAD`` of the way ahead of the mover
   along its path (never past its end), the camera behind the mover's shoulder looking the way it goes;
-* the **close-up** for a casualty: short distance, low pitch.
+* the **close-up** for a casualty, a bail-out or a brew-up (``CLOSE_UPS``): short distance, low pitch.
 
 What the canopy hides: a few rays from the camera to the subject (its centre, either side of it, above
 it) against the trees as drawn (``vegetation.Flora``'s instances: one ellipsoid per crown, the shape of
@@ -36,6 +36,10 @@ TWO_SHOT_FILL = 0.55  # the share of the screen's width the firer-to-target line
 TWO_SHOT_MIN, TWO_SHOT_MAX = 16.0, 90.0  # inches from the camera to the middle of the line
 TWO_SHOT_PITCH = 34.0
 CLOSE_DISTANCE, CLOSE_PITCH = 13.0, 20.0  # a casualty's close-up
+CLOSE_UPS = {"casualty": (CLOSE_DISTANCE, CLOSE_PITCH),
+             "bailout": (18.0, 26.0),  # the crew jumping clear of the hull, its damage word above it
+             "brew_up": (24.0, 24.0)}  # the fireball, the blast ring and the foot of the smoke column
+"""Kinds framed close up: (distance, pitch)."""
 FOLLOW_PITCH = 32.0
 FOLLOW_SIDE = 30.0  # degrees off the mover's line: over its shoulder, not straight behind it
 SEEN = 0.75  # the share of a subject's rays that must reach the camera for a pose to see it

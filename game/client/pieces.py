@@ -163,12 +163,16 @@ class Pieces:
             node.attach_new_node(geom.trimesh_node(key or "base", mesh, (0.4, 0.35, 0.22, 1)))
         side = s.get("side", "allied")
         token = self.library.instance(SIDE_TOKEN.get(side, "side_allied"), node)
+        token.set_name("side-token")  # (a wreck hides it: vehicles.VehicleKit.set_wreck)
         token.set_pos(-d / 2 + 0.2, 0, kit.deck if kit is not None else BASE_H)
         color = SIDE_COLORS.get(side, (0.8, 0.8, 0.8, 1))
         hw, hd = d / 2 + 0.03, w / 2 + 0.03  # x: front to back (depth), y: across (width)
         rim = geom.lines("rim", [[(-hw, -hd, 0.03), (hw, -hd, 0.03), (hw, hd, 0.03), (-hw, hd, 0.03),
                                   (-hw, -hd, 0.03)]], color, 3.0)
         rim.reparent_to(node)
+        if kit is not None and kit.wreck:  # a wreck from the first view on: nobody's token nor rim
+            token.hide()
+            rim.hide()
         return StandPiece(s["id"], s.get("element", ""), side, w, d, node, rim, kit=kit)
 
     def _casualty_ring(self, piece: StandPiece, s: dict) -> None:

@@ -10,7 +10,8 @@ footprint its base gives (a Sheridan as an M48, a PT-76 as a T-54, a jeep as a t
 as nothing.
 
 What the view says, the kit shows: ``buttoned`` hides the crewman in the hatch; ``weapons_out`` droops the
-gun; ``wreck`` burns the hull black, knocks the turret askew and lets it smoke for a while
+gun; ``wreck`` scorches the paint a dark grey-brown (``scorch``: the shape still reads), hides the side's token
+and rim, knocks the turret askew and lets it smoke for a while
 (``WRECK_SMOKE_S``); stands the view lists among a vehicle's ``passengers`` are hidden (they ride inside).
 None of it is a rule: the engine decides, the kit draws.
 
@@ -49,7 +50,9 @@ STAND_IN = {"m67_zippo": "m48a3", "m551_sheridan": "m48a3", "m41": "m48a3", "cen
             "m151_jeep": "m35_truck", "btr152": "m35_truck", "zil_truck": "m35_truck", "pt76": "t54",
             "type63": "t54", "zsu57": "t54", "aspb": "pbr", "monitor": "tango", "ccb": "tango"}
 """Which built model draws a roster id that has none of its own yet (scaled to its base)."""
-WRECK_TINT = (0.2, 0.18, 0.16, 1.0)
+WRECK_TINT = (0.82, 0.78, 0.74, 1.0)  # over the scorched paint (``scorch``): a little darker, a little warmer
+SCORCHED = (0.47, 0.41, 0.35)  # burnt paint: a grey-brown, its lightness the paint's own (``scorch``)
+SCORCH_KEEP = 0.15  # the share of the paint's own colour left in it (an olive hull still reads as olive-ish)
 WRECK_SMOKE_S = 40.0  # seconds a wreck smokes after it is made
 TRAVERSE_DEG_S = 120.0  # a turret's traverse on screen (faster than life, so a shot never waits long)
 BLACK_SMOKE = (0.13, 0.12, 0.11, 0.8)
@@ -152,11 +155,16 @@ class VehicleKit:
         return rng.uniform(25, 70) * rng.choice((-1, 1)), rng.uniform(-7, -3), rng.uniform(-5, 5)
 
     def set_wreck(self, on: bool = True, smoke_after: float = 0.0) -> None:
-        """Burn the hull black, the turret askew, the crew gone; smoke for ``WRECK_SMOKE_S`` seconds."""
+        """Scorch the hull, the turret askew, the crew gone, no side token; smoke for ``WRECK_SMOKE_S`` s."""
         if not on or self.wreck:
             return
         self.wreck = True
+        scorch(self.root)
         self.root.set_color_scale(*WRECK_TINT)
+        for name in ("side-token", "rim"):  # a wreck is nobody's: its side's token and rim go
+            mark = self.node.find(name)
+            if not mark.is_empty():
+                mark.hide()
         if self.turret is not None:
             self.turret.set_hpr(*self.wreck_pose())
         if self.gun is not None:
@@ -471,10 +479,46 @@ def wake(stage: Stage, kit, a: tuple[float, float], b: tuple[float, float]) -> l
 
 
 def burn_wreck_marker(node: p3d.NodePath) -> None:
-    """A wreck marker drawn by a vehicle's model: burnt black like a wreck on its stand (its soft shadow
+    """A wreck marker drawn by a vehicle's model: burnt like a wreck on its stand (its soft shadow
     blended, as on a stand)."""
     from game.client.pieces import stand_bin
 
+    scorch(node)
     node.set_color_scale(*WRECK_TINT)
     node.set_transparency(p3d.TransparencyAttrib.M_alpha, 1)
     node.set_bin(stand_bin(), 0)
+
+
+_SCORCHED_DATA: dict[int, tuple[p3d.GeomVertexData, p3d.GeomVertexData]] = {}
+
+
+def scorch(node: p3d.NodePath) -> None:
+    """Burn the paint of the model under ``node``: each vertex's colour turns to ``SCORCHED`` at the
+    paint's own lightness (a dark track stays darker than the hull, so the shape still reads), with
+    ``SCORCH_KEEP`` of the paint left; the soft shadow is left as it is. The burnt vertex data is made
+    once per model part and shared by its wrecks; the model's own data (its live vehicles') is untouched."""
+    import numpy as np
+
+    for gn in node.find_all_matches("**/+GeomNode"):
+        if "shadow" in gn.get_name():
+            continue
+        g = gn.node()
+        for i in range(g.get_num_geoms()):
+            data = g.get_geom(i).get_vertex_data()
+            burnt = _SCORCHED_DATA.get(id(data))
+            if burnt is None or burnt[0] is not data:
+                column = data.get_format().get_column(p3d.InternalName.get_color())
+                if column is None:
+                    continue
+                copy = p3d.GeomVertexData(data)
+                array = copy.modify_array(data.get_format().get_array_with(p3d.InternalName.get_color()))
+                stride = array.get_array_format().get_stride()
+                raw = np.frombuffer(memoryview(array).cast("B"), np.uint8).reshape(-1, stride)
+                at = column.get_start()
+                rgb = raw[:, at:at + 3].astype(np.float32) / 255.0
+                lum = rgb @ np.array([0.3, 0.59, 0.11], np.float32)
+                out = np.outer(0.3 + 1.2 * lum, SCORCHED) * (1.0 - SCORCH_KEEP) + rgb * SCORCH_KEEP
+                view = np.asarray(memoryview(array).cast("B")).reshape(-1, stride)
+                view[:, at:at + 3] = np.clip(out * 255.0, 0, 255).astype(np.uint8)
+                burnt = _SCORCHED_DATA[id(data)] = (data, copy)
+            g.modify_geom(i).set_vertex_data(burnt[1])

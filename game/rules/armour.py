@@ -357,7 +357,7 @@ def damage(g: Game, vstand: Stand, clause: str) -> None:
     die = g.dice.d6()
     row = tables().result(die)
     g.emit({"type": "roll", "purpose": "Vehicle Damage", "side": vstand.side, "element": vstand.element,
-            "stand": vstand.id, "dice": [die], "target": 0, "modifiers": [], "need": 0, "result": row.id,
+            "stand": vstand.id, "dice": [die], "target": None, "modifiers": [], "need": None, "result": row.id,
             "clause": f"{clause}; {row.clause}",
             "text": f"{vt.name}: Vehicle Damage Table, rolled {die}: {row.name}"})
     apply_result(g, vstand, row)

@@ -186,7 +186,7 @@ def detonate(g: Game, mine: RiverMine, vstand: Stand) -> None:
     die = g.dice.d6()
     row = t.mine_result(vt.id, vt.klass, die)
     g.emit({"type": "roll", "purpose": "River Mine", "side": OWNER, "element": None, "stand": vstand.id,
-            "dice": [die], "target": 0, "modifiers": [], "need": 0, "result": row.id,
+            "dice": [die], "target": None, "modifiers": [], "need": None, "result": row.id,
             "clause": f"DD-9A.12; {row.clause}", "text": f"a mine goes off under the {vt.name}: rolled {die}: {row.name}"})
     rec.hp = max(0, rec.hp - row.hits)
     g.emit({"type": "mine", "mine": mine.name, "x": mine.x, "y": mine.y, "result": row.id, "vehicle": vstand.id,

@@ -8,10 +8,12 @@ from __future__ import annotations
 import copy
 import math
 
+import numpy as np
 import panda3d.core as p3d
 import pytest
 
 from game.client import presenter as pr
+from game.client import vehicles
 
 from .fake_engine import FakeEngine
 
@@ -111,6 +113,23 @@ def test_vehicle_models_are_deterministic_to_scale_with_their_moving_parts(tmp_p
     assert not load_glb(MODELS_DIR / "tango.glb").find("**/ramp").is_empty()
 
 
+def paint(node) -> np.ndarray:
+    """The mean vertex colour (rgb) of a model's largest part (its hull), as its vertex data holds it."""
+    parts = [g.node().get_geom(i).get_vertex_data() for g in node.find_all_matches("**/+GeomNode")
+             if "shadow" not in g.get_name() for i in range(g.node().get_num_geoms())]
+    data = max(parts, key=lambda d: d.get_num_rows())
+    r = p3d.GeomVertexReader(data, "color")
+    return np.mean([tuple(r.get_data4())[:3] for _ in range(data.get_num_rows())], axis=0)
+
+
+def is_scorched(rgb, live) -> bool:
+    """Burnt paint: darker than the live hull's, yet not black (its shape still reads); a warmer grey-brown
+    (red over green over blue, redder against blue than the live paint)."""
+    lum = lambda c: float(np.dot(c, (0.3, 0.59, 0.11)))  # noqa: E731
+    return (0.12 < lum(rgb) < lum(live) and rgb[0] > rgb[1] > rgb[2]
+            and rgb[0] - rgb[2] > live[0] - live[2] + 0.02)
+
+
 def test_a_brew_up_plays_and_leaves_nothing_behind(table):
     """An RPG penetrates the ACAV, which brews up and becomes a wreck; the crew bails out."""
     app, view = table
@@ -134,7 +153,10 @@ def test_a_brew_up_plays_and_leaves_nothing_behind(table):
     assert len(seen) > 30, "the brew-up takes its time"
     assert app.scene.effects.count() == 0 and app.presenter.live_nodes() == 1, "no effect node is left"
     assert kit.wreck and kit.crew.is_hidden()
-    assert kit.root.get_color_scale()[0] < 0.3, "the wreck is burnt black"
+    live = paint(vehicles.prototype(app.scene.pieces.library, "m113_acav"))
+    burnt = paint(kit.root) * np.array(kit.root.get_color_scale())[:3]
+    assert is_scorched(burnt, live), (burnt, live)
+    assert kit.node.find("side-token").is_hidden() and kit.node.find("rim").is_hidden(), "a wreck is nobody's"
     assert kit.smoke is not None, "and smokes for a while"
     assert app.render.find_all_matches("**").get_num_paths() <= before + 30  # the wreck's own smoke alone
     # the view keeps saying wreck: no second smoke
@@ -148,7 +170,10 @@ def test_a_brew_up_plays_and_leaves_nothing_behind(table):
     app._on_view(gone)
     assert kit.smoke is None, "the stand's own smoke goes with it"
     marker = app.scene.pieces.markers["wreck_acav.1"]
-    assert marker.get_h() == pytest.approx(30.0) and marker.get_child(0).get_color_scale()[0] < 0.3
+    model = marker.get_child(0)
+    assert marker.get_h() == pytest.approx(30.0)
+    assert is_scorched(paint(model) * np.array(model.get_color_scale())[:3], live)
+    assert paint(vehicles.prototype(app.scene.pieces.library, "m113_acav")) == pytest.approx(live)  # live hulls keep theirs
     lo, hi = marker.get_tight_bounds(marker)
     assert 1.8 < hi.x - lo.x < 2.6, "an M113's hull (and its shadow), not a crashed Huey"
 

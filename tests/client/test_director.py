@@ -340,3 +340,37 @@ def test_the_stick_lands_on_the_engines_clock():
         assert math.dist((at.x, at.y), (x, y)) < 0.05 and at.z == pytest.approx(0.1, abs=0.05)
         seq.setT(seq.getDuration())
         assert node.is_hidden()  # gone as it bursts
+
+
+def test_a_bail_out_and_a_brew_up_are_set_pieces_filmed_close_up_not_from_the_ambush_s_wide_shot():
+    # the ambush on thunder_road (seed 10, the batch where acav_2 is hit and its crew bails out): the
+    # ambush's wide hint, the RPG's two-shot, the damage word, then the crew jumping clear (DD-5.16)
+    app, d, clock = stand_in()
+    run(app, d, clock, 5.0)
+    hull, rpg = (34.6, 18.3, 0.5), (42.8, 19.1, 0.0)
+    d.on_queue(NS(events=[{"type": "ambush"}, {"type": "at_fire"}, {"type": "bailout"}]))
+    assert d.coming == 9  # a set piece is queued: the director holds its shot for it
+    d.on_start(NS(focus=[Focus(0.0, 8, "ambush", (41.0, 18.5, 0.0), hold=5.0, distance=40.0),
+                         Focus(0.1, 8, "at_fire", (38.7, 18.7, 0.3), hold=3.5, distance=34.0, subjects=(rpg, hull)),
+                         Focus(0.8, 7, "vehicle_damage", (34.6, 18.3, 1.2), hold=3.0, distance=24.0),
+                         Focus(2.5, 7, "bailout", hull, hold=3.0, distance=20.0)]))
+    run(app, d, clock, 0.3)
+    assert d.shot.kind == "at_fire" and d.shot.rank == 9  # the rocket's two-shot, not the ambush's wide one
+    run(app, d, clock, 2.4)
+    assert d.shot.kind == "bailout" and d.shot.rank == 9  # it takes over, though the two-shot is young
+    run(app, d, clock, dr.BLEND)  # (it may glide there from the two-shot)
+    n = app.camera.now
+    assert (n.distance, n.pitch) == pytest.approx(framing.CLOSE_UPS["bailout"]) and n.distance < 20
+    assert (n.x, n.y) == pytest.approx(hull[:2], abs=0.05)
+    # the next batch: the second rocket, and 0.9 s later the hull brews up (DD-7.13): its close-up follows
+    run(app, d, clock, 5.0)
+    d.on_start(NS(focus=[Focus(0.0, 8, "at_fire", (38.7, 18.7, 0.3), hold=3.5, distance=34.0, subjects=(rpg, hull)),
+                         Focus(0.9, 9, "brew_up", (34.6, 18.3, 0.05), hold=6.0, distance=26.0)]))
+    run(app, d, clock, 0.5)
+    assert d.shot.kind == "at_fire"
+    run(app, d, clock, dr.FOLLOW_ON - 0.4)
+    assert d.shot.kind == "brew_up" and (d.shot.pose.distance, d.shot.pose.pitch) == framing.CLOSE_UPS["brew_up"]
+    # a casualty is no set piece: it waits for the brew-up's shot to be old enough
+    d.on_start(NS(focus=[Focus(0.0, 7, "casualty", (20.0, 30.0, 0.0), hold=3.0)]))
+    run(app, d, clock, 0.5)
+    assert d.shot.kind == "brew_up"
