@@ -12,15 +12,19 @@ facings, 0.7" to 1.2" high), it times:
 the three conditions in turn, run after run, and says what share of the sightlines the hulls block; then
 the hull test alone (``block_many`` and ``block1``) per sightline, which is what the hulls add. One core: run it with ``OMP_NUM_THREADS=1``.
 
-    PYTHONPATH=. python benchmarks/los_hulls.py [--n 20000] [--singles 2000] [--stands 500]
+    python benchmarks/los_hulls.py [--n 20000] [--singles 2000] [--stands 500]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.los import convention_table, median_cpu, per_call, sightlines, us
 from game.world import bake

@@ -8,20 +8,27 @@ printed ``river`` and ``stream`` features (public terrain), the objectives are t
 move is asked of the engine (``f.check``) before it is offered, so a craft never tries to leave the water
 (G-14; DD-9A.6).
 
-* **Carriers** (a craft with troops aboard) make for the **landing**: the water beside the bank nearest
-  the objective they are taking (G-30), several carriers a boat's length apart along the bank. At a bank
-  a Tango drops its ramp (``drop_ramp``, DD-9A.9) when it has reached the landing, or when its hull has
-  been hit (a sinking boat drowns its squad, G-14); another craft sets its troops ashore (``dismount``).
-  While it carries, the craft moves rather than shoots: the squads win the hamlet, not the boat's guns.
+* **Carriers** (a craft with troops aboard) run up the objective's bank (``HUG``: an ambush that stops
+  the boat leaves it at the bank) to a **landing**: the water beside the bank within ``LANDING_NEAR`` of
+  the objective they are taking (G-30), the foremost carrier to the farthest landing, ``LANDING_APART``
+  from each other, never where an empty Tango or a wreck lies. There a Tango drops its ramp
+  (``drop_ramp``, DD-9A.9) before anything else; another craft sets its troops ashore (``dismount``).
+  Hit with the landing beyond this move, or blocked for good by a wreck or a disabled boat, it lands at
+  the bank as far forward as it can get (a brewed-up Tango kills every man aboard, DD-5.18). With a known
+  enemy near its run and a gunboat still to act, it lets the gunboat go first.
 * **Empty carriers cover the troops**: a Tango that has set its platoon ashore stays at the bank beside
   its own infantry and fires its guns; it moves only to keep within ``COVER_REACH`` of them.
-* **Gunboats** (a craft with no troops to carry, the PBRs, a Monitor) lead: ``LEAD`` ahead of the carriers
-  along the way to the landing, then off the objective; they **keep moving** (Fire & Maneuver, DD-2.12,
-  when a target is in reach: the move and the volley at half firepower), keep ``SPACING`` from the other
-  craft (one RPG, one mine, not two) and outside ``RPG_CLOSE`` of a known enemy stand (the RPG's +1
-  against a boat within 6", DD-9A.14), unless the landing itself is there.
+* **Gunboats** (a craft with no troops to carry, the PBRs, a Monitor) lead: toward the far lane across
+  from the farthest landing, at most ``LEAD_MAX`` ahead of the carriers, off their runs (``CLEAR_RUN``);
+  they spot or reconnoitre by fire the nearest marker (DD-4.12, DD-4.25), **keep moving** (Fire &
+  Maneuver, DD-2.12, when a target is in reach: the move and the volley at half firepower), keep
+  ``SPACING`` from the other craft (one RPG, not two) and outside ``RPG_CLOSE`` of a known enemy stand
+  where they can (the RPG's +1 against a boat within 6", DD-9A.14).
 * **Crew**: a Stunned crew rallies (``rally_crew``, DD-7.10); a Buttoned Up one opens up again with no
   enemy close (DD-7.3).
+
+The Ghost's side (asked by ``game.ai.ghost``): ``waterline_bunker`` / ``holds_bunker``, its teams in a
+spider bunker at the waterline keep to it while an Allied boat is afloat (DD-9A.13).
 
 It sees only its SideView and draws no dice. What it leaves out: river mines (the Allies cannot know
 where they are: no sweeping, no detours), currents (the engine has none), picking a landing with the
@@ -480,7 +487,7 @@ def axis(pic: Picture, p, toward) -> float | None:
         if d.get("type") not in WATER_TYPES or not d.get("path"):
             continue
         pts = d["path"]
-        for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+        for (x1, y1), (x2, y2) in zip(pts, pts[1:], strict=False):
             dx, dy = x2 - x1, y2 - y1
             ll = dx * dx + dy * dy
             t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - x1) * dx + (p[1] - y1) * dy) / ll))

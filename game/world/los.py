@@ -492,7 +492,10 @@ class TableLOS:
         hull, hull_t = np.full(n, -1), np.full(n, np.inf)
         k, s = block_many(hulls, eyes[rows], targets[rows])
         hull[rows] = k
-        hull_t[rows] = np.where(k >= 0, s * length[rows], np.inf)
+        hit = k >= 0
+        t = np.full(len(k), np.inf)
+        t[hit] = s[hit] * length[rows][hit]  # only where a hull blocks: elsewhere ``s`` is no distance
+        hull_t[rows] = t
         return hull, hull_t, hulls.ids
 
     def _inside_cast(self, pts: np.ndarray) -> np.ndarray:

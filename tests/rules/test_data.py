@@ -97,8 +97,22 @@ def edit(folder: Path, name: str, old: str, new: str) -> None:
 def loaders():
     """Each data file and what loads it strictly, from a folder."""
     from game.clauses import load_clauses, load_out_of_scope
-    from game.rules import casevac, contract, detection, fade, fire, insertion, jungle_ghost, markers, search
-    from game.rules import armour, night, riverine, vehicles, weather
+    from game.rules import (
+        armour,
+        casevac,
+        contract,
+        detection,
+        fade,
+        fire,
+        insertion,
+        jungle_ghost,
+        markers,
+        night,
+        riverine,
+        search,
+        vehicles,
+        weather,
+    )
     from game.rules.fire_support.tables import load_fire_support
     from game.terrain import load_sight, load_terrain
 
