@@ -80,12 +80,7 @@ def vehicle_options(pic: Picture, eid: str, best_fire: float) -> list[tuple[floa
     out: list[tuple[float, dict]] = []
     _, foe_d = pic.nearest_foe(me)
     hit = v.get("hp", 0) < v.get("hp_max", 0) or v.get("mobility_kill") or v.get("weapons_out")
-    rally = pic.offer(eid, "rally_crew")
-    if rally is not None:
-        out.append((1.5, strip(rally)))
-    unbutton = pic.offer(eid, "unbutton")
-    if unbutton is not None and foe_d > UNBUTTON_CLEAR:
-        out.append((0.7, strip(unbutton)))
+    out += crew_options(pic, eid, foe_d)
     at = at_shot(pic, eid)
     if at is not None:
         out.append(at)
@@ -102,6 +97,18 @@ def vehicle_options(pic: Picture, eid: str, best_fire: float) -> list[tuple[floa
         act = drive(pic, eid, me, move, best_fire, carrying=bool(v.get("passengers")))
         if act is not None:
             out.append(act)
+    return out
+
+
+def crew_options(pic: Picture, eid: str, foe_d: float, rally_score: float = 1.5) -> list[tuple[float, dict]]:
+    """Rally a Stunned crew (DD-7.10); unbutton (DD-7.3) when no known enemy is within ``UNBUTTON_CLEAR``."""
+    out: list[tuple[float, dict]] = []
+    rally = pic.offer(eid, "rally_crew")
+    if rally is not None:
+        out.append((rally_score, strip(rally)))
+    unbutton = pic.offer(eid, "unbutton")
+    if unbutton is not None and foe_d > UNBUTTON_CLEAR:
+        out.append((0.7, strip(unbutton)))
     return out
 
 

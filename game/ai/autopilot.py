@@ -253,17 +253,7 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
             out.append((0.9 if foe_d > 8 else 0.5, strip(resupply)))
     # Spot the nearest Echo in range before moving on (DD-4.12, DD-4.23); an Echo close by that will
     # not show itself is reconned by fire (DD-4.25).
-    for kind, reach, score in (("spot", SPOT_AT, 1.05), ("recon_by_fire", RECON_AT, 0.98)):
-        offer = pic.offer(eid, kind)
-        if offer is None or best_fire >= 0.5 or el.get("moved"):
-            continue
-        tgt = (offer.get("params", {}).get("target") or {}).get("choices") or []
-        marks = sorted((dist(me, (b["x"], b["y"])), b["id"]) for b in pic.markers if b["id"] in tgt)
-        if not marks or marks[0][0] > reach:
-            continue
-        action = strip(offer)
-        action["target"] = marks[0][1]
-        out.append((score, action))
+    out += spotting(pic, eid, me, best_fire, (1.05, 0.98))
     act = search(pic, eid, best_fire, foe_d)
     if act is not None:
         out.append(act)
@@ -300,6 +290,26 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
         act = advance(pic, eid, sprint)
         if act is not None:
             out.append((act[0] + 0.05, act[1]))
+    return out
+
+
+def spotting(pic: Picture, eid: str, me, best_fire: float, scores: tuple[float, float]) -> list[tuple[float, dict]]:
+    """A Spotting Test at the nearest enemy marker within ``SPOT_AT`` (DD-4.12, DD-4.23) and Recon by Fire
+    at one within ``RECON_AT`` (DD-4.25), scored ``scores``; none when it has a good shot or has moved."""
+    out: list[tuple[float, dict]] = []
+    if best_fire >= 0.5 or pic.mine[eid].get("moved"):
+        return out
+    for (kind, reach), score in zip((("spot", SPOT_AT), ("recon_by_fire", RECON_AT)), scores, strict=True):
+        offer = pic.offer(eid, kind)
+        if offer is None:
+            continue
+        tgt = (offer.get("params", {}).get("target") or {}).get("choices") or []
+        marks = sorted((dist(me, (b["x"], b["y"])), b["id"]) for b in pic.markers if b["id"] in tgt)
+        if not marks or marks[0][0] > reach:
+            continue
+        action = strip(offer)
+        action["target"] = marks[0][1]
+        out.append((score, action))
     return out
 
 

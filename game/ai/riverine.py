@@ -84,8 +84,6 @@ RPG_CLOSE = 6.0
 """A gunboat keeps outside this of a known enemy stand (DD-9A.14: the RPG's +1 against a boat)."""
 COVER_REACH = 8.0
 """An empty carrier keeps within this of its nearest own infantry ashore."""
-UNBUTTON_CLEAR = 10.0
-"""A Buttoned Up crew opens up again when no known enemy stand is this close."""
 FM_WORTH = 0.35
 """What keeping on the move is worth to a gunboat over standing still to shoot (Fire & Maneuver)."""
 
@@ -336,12 +334,7 @@ def craft_options(pic: Picture, eid: str, best_fire: float) -> list[tuple[float,
     out: list[tuple[float, dict]] = []
     _, foe_d = pic.nearest_foe(me)
     hit = v.get("hp", 0) < v.get("hp_max", 0)
-    rally = pic.offer(eid, "rally_crew")
-    if rally is not None:
-        out.append((1.6, strip(rally)))
-    unbutton = pic.offer(eid, "unbutton")
-    if unbutton is not None and foe_d > UNBUTTON_CLEAR:
-        out.append((0.7, strip(unbutton)))
+    out += armour.crew_options(pic, eid, foe_d, rally_score=1.6)
     at = armour.at_shot(pic, eid)
     if at is not None:
         out.append(at)
@@ -406,21 +399,7 @@ def _probe(pic: Picture, eid: str, me, best_fire: float) -> list[tuple[float, di
     (DD-4.25), ahead of the carriers: better it than a Tango full of men meets the ambush."""
     from game.ai import autopilot
 
-    out: list[tuple[float, dict]] = []
-    if best_fire >= 0.5 or pic.mine[eid].get("moved"):
-        return out
-    for kind, reach, score in (("spot", autopilot.SPOT_AT, 1.3), ("recon_by_fire", autopilot.RECON_AT, 1.25)):
-        offer = pic.offer(eid, kind)
-        if offer is None:
-            continue
-        tgt = (offer.get("params", {}).get("target") or {}).get("choices") or []
-        marks = sorted((dist(me, (b["x"], b["y"])), b["id"]) for b in pic.markers if b["id"] in tgt)
-        if not marks or marks[0][0] > reach:
-            continue
-        action = strip(offer)
-        action["target"] = marks[0][1]
-        out.append((score, action))
-    return out
+    return autopilot.spotting(pic, eid, me, best_fire, (1.3, 1.25))
 
 
 def _beside(pic: Picture, me) -> bool:
