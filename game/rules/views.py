@@ -124,6 +124,7 @@ def render_view(g: Game, side: str) -> dict:
             carrier = carrier_of(g, el)
             if carrier is not None:
                 e["embarked"] = carrier.id  # aboard its own side's vehicle (DD-7.12): the owner's secret
+                e["reserve"] = False  # off the table aboard a hull, not in a Reserve Hand (DD-4.8)
         if el.reserve:
             # Off the table, in the Reserve Hand (DD-4.8): no positions, and no stand records, so a
             # reader that walks "stands" finds only pieces on the table.

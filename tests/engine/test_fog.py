@@ -406,6 +406,20 @@ def test_no_hidden_fact_reaches_a_side_in_process():
     assert STATS["games"] >= IN_PROCESS_GAMES
 
 
+def test_no_hidden_fact_reaches_a_side_with_vehicles_and_boats():
+    """DD-7.12, DD-9A.11: the armour and river scenarios (passengers inside hulls, river mines, spider
+    bunkers, AT fire and reactions at a hull) under the same scan, with hidden-id probes."""
+    import tomllib
+
+    from game.rules.scenario import shipped_scenarios
+
+    eng = InProcessEngine()
+    for sid in ("thunder_road", "canal_assault"):
+        raw = tomllib.loads(shipped_scenarios()[sid].read_text())
+        for n in range(6):
+            play(eng.call, random.Random(7000 + n), raw, seed=7000 + n, ai_insurgent=(n % 3 == 2), probe=PROBE)
+
+
 def test_no_hidden_fact_reaches_a_side_through_the_subprocess():
     scenarios = [plantation(), plantation_with_reserves()]
     with EngineProcess() as proc:
