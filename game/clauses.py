@@ -20,7 +20,15 @@ from pathlib import Path
 
 from game.tables import DATA_DIR, DataError, check_refs, load_rows, read_toml, refers
 
-CLAUSE_ID = re.compile(r"DD-(\d+[AB]?)\.(\d+)")
+CLAUSE_ID = re.compile(r"DD-(\d+[AB]?)\.(\d+)|(TUN|TET|OBC)-(\d+)")
+"""A clause id: ``DD-<chapter>.<n>`` of Dinky Dau, or ``<DOC>-<n>`` of a rule document of its own (the
+Tunnel Warfare module ``TUN``), whose chapter id is the document's prefix."""
+DOCUMENTS = ("TUN", "TET", "OBC")
+
+
+def chapter_of(m: re.Match) -> str:
+    """The chapter of a :data:`CLAUSE_ID` match."""
+    return m.group(1) or m.group(3)
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,7 @@ class Chapter:
     @property
     def clause(self) -> str:
         """What the strict loader asks every record to cite: the chapter's own prefix."""
-        return f"DD-{self.id}"
+        return f"{self.id}-" if self.id in DOCUMENTS else f"DD-{self.id}"
 
 
 @dataclass(frozen=True)
@@ -47,7 +55,7 @@ class Clause:
 
     @property
     def number(self) -> int:
-        return int(self.id.rsplit(".", 1)[1])
+        return int(re.split(r"[.-]", self.id)[-1])
 
 
 @dataclass(frozen=True)
@@ -75,7 +83,8 @@ class Clauses:
 def chapter_key(chapter: str) -> tuple[int, str]:
     """Chapters in the rulebook's order: 1, 2, … 9A, 9B, 10."""
     m = re.fullmatch(r"(\d+)([AB]?)", chapter)
-    return (int(m.group(1)), m.group(2)) if m else (10**6, chapter)
+    return (int(m.group(1)), m.group(2)) if m else (10**6 + DOCUMENTS.index(chapter) if chapter in DOCUMENTS
+                                                    else 10**7, chapter)
 
 
 def _only(name: str, doc: dict, keys: set[str]) -> None:
@@ -98,9 +107,9 @@ def load_clauses(directory: Path = DATA_DIR) -> Clauses:
         check_refs(c, name, record, known)
         m = CLAUSE_ID.fullmatch(c.id)
         if not m:
-            raise DataError(name, record, "id must be DD-<chapter>.<n>")
-        if m.group(1) != c.chapter:
-            raise DataError(name, record, f"id is of chapter {m.group(1)}, the record says {c.chapter}")
+            raise DataError(name, record, "id must be DD-<chapter>.<n> or TUN-<n>")
+        if chapter_of(m) != c.chapter:
+            raise DataError(name, record, f"id is of chapter {chapter_of(m)}, the record says {c.chapter}")
         if not c.title.strip():
             raise DataError(name, record, "field 'title' is empty")
     return Clauses(chapters, clauses)

@@ -29,8 +29,8 @@ if str(ROOT) not in sys.path:
 from game.clauses import Clauses, OutOfScope, chapter_key, load_clauses, load_out_of_scope  # noqa: E402
 
 DOC = ROOT / "docs" / "rules-coverage.md"
-FOCUS = ("1", "2", "3", "4", "5", "6", "7", "9A", "10")
-FOCUS_LABEL = "chapters 1–7, 9A and 10"
+FOCUS = ("1", "2", "3", "4", "5", "6", "7", "9A", "9B", "10", "TUN")
+FOCUS_LABEL = "chapters 1–7, 9A, 9B and 10 and the Tunnel Warfare module"
 """The chapters that must be complete (no clause missing); the others in clauses.toml (8) are reported as well."""
 
 CODE = ("game", (".py", ".toml"))
@@ -43,6 +43,10 @@ implementing or testing them."""
 ANCHOR = re.compile(r"(?<![\w-])DD-(\d+[AB]?)\.(\d+)(?![.]?\d)")
 RANGE_END = re.compile(r"\s*[–—-]\s*(?:DD-)?(\d+[AB]?)\.(\d+)(?![.]?\d)")
 LIST_ITEM = re.compile(r"\s*[,/]\s*(\d+[AB]?)\.(\d+)(?![.]?\d)")
+DOC_ANCHOR = re.compile(r"(?<![\w-])(TUN|TET|OBC)-(\d+)(?![.]?\d)")
+"""A clause of a rule document of its own (``TUN-19``; ranges ``TUN-8–TUN-11`` or ``TUN-8–11``)."""
+DOC_RANGE_END = re.compile(r"[–—-](?:(TUN|TET|OBC)-)?(\d+)(?![.]?\d)")
+DOC_LIST_ITEM = re.compile(r"/(\d+)(?![.]?\d)")
 
 
 LEAVES_OUT = re.compile(r"What it leaves out")
@@ -75,6 +79,19 @@ def cited(text: str) -> Iterator[tuple[str, int, str]]:
             if not item or item.group(1) != chapter:
                 break
             first, pos = int(item.group(2)), item.end()
+    for m in DOC_ANCHOR.finditer(text):
+        doc, pos, first = m.group(1), m.end(), int(m.group(2))
+        while True:
+            last = first
+            r = DOC_RANGE_END.match(text, pos)
+            if r and r.group(1) in (None, doc) and int(r.group(2)) > first:
+                pos, last = r.end(), int(r.group(2))
+            for n in range(first, last + 1):
+                yield f"{doc}-{n}", m.start(), DIRECT if n in (first, last) else RANGE
+            item = DOC_LIST_ITEM.match(text, pos)
+            if not item:
+                break
+            first, pos = int(item.group(1)), item.end()
 
 
 def left_out_passages(text: str) -> list[tuple[int, int]]:
@@ -159,8 +176,12 @@ class Coverage:
 
 
 def clause_key(cid: str) -> tuple:
-    chapter, n = cid[3:].rsplit(".", 1)
-    return chapter_key(chapter), int(n)
+    return chapter_key(chapter_id(cid)), int(re.split(r"[.-]", cid)[-1])
+
+
+def chapter_id(cid: str) -> str:
+    """``DD-9B.3`` -> ``9B``; ``TUN-19`` -> ``TUN``."""
+    return cid[3:].rsplit(".", 1)[0] if cid.startswith("DD-") else cid.split("-", 1)[0]
 
 
 def coverage() -> Coverage:
@@ -176,7 +197,7 @@ def coverage() -> Coverage:
             rows[ch].append(Row(c.id, c.title, c.note, implemented, counts_as_cited(tests.get(c.id), out),
                                 scope.get(c.id), not implemented and bool(code.get(c.id, {}).get(LEFT_OUT))))
     unknown = sorted({cid for cid in (*code, *tests) if cid not in book.clauses
-                      and cid[3:].rsplit(".", 1)[0] in book.chapters}, key=clause_key)
+                      and chapter_id(cid) in book.chapters}, key=clause_key)
     return Coverage(book, rows, code, tests, unknown)
 
 
@@ -280,7 +301,7 @@ def text_report(cov: Coverage) -> str:
                        f"{('issue ' + str(r.out_of_scope.issue) if r.out_of_scope.issue else 'yes') if r.out_of_scope else '-':<13} "
                        f"{r.missing or '-'}")
     n = cov.counts(FOCUS)
-    out.append(f"{FOCUS_LABEL.capitalize()}: {n['clauses']} clauses, {n['implemented']} implemented, {n['tested']} "
+    out.append(f"{FOCUS_LABEL[0].upper() + FOCUS_LABEL[1:]}: {n['clauses']} clauses, {n['implemented']} implemented, {n['tested']} "
                f"tested, {n['out of scope']} out of scope, {n['missing']} missing")
     out.append("Missing: " + (" ".join(r.id for r in cov.missing()) or "none"))
     if cov.conflicts():

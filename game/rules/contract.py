@@ -27,6 +27,8 @@ CHAPTERS = {
     "7": "Chapter 7 (vehicles and armour, `docs/vehicles.md`) adds",
     "8": "Chapter 8 (fire support, `docs/fire_support.md`) adds",
     "9A": "Chapter 9A (night and weather, `docs/night.md`; the river, `docs/riverine.md`) adds",
+    "9B": "Chapter 9B (booby traps, tunnels and the village, `docs/tunnels.md`, `docs/village.md`) adds",
+    "TUN": "The Tunnel Warfare module (the network beneath the table, `docs/tunnels.md`) adds",
 }
 
 

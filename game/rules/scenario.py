@@ -91,6 +91,9 @@ class ElementSetup:
     """Held off the table in the Insurgent Reserve Hand (Green Ghost, DD-4.8)."""
     embarked: str | None = None
     """The vehicle stand it starts aboard (DD-7.12; ``game.rules.transport``), or None."""
+    underground: str | None = None
+    """The tunnel section an Insurgent garrison starts in (TUN-13, G-43; ``game.rules.tunnels``): off the
+    table, so ``reserve`` is true as well; the ``tunnels`` section reader checks the section exists."""
 
 
 @dataclass(frozen=True)
@@ -210,6 +213,9 @@ class Scenario:
     """Trip flares the Allied side places at setup (``[scenario] trip_flares``, G-38)."""
     river_mines: tuple = ()
     """The Insurgent's secret River Mine tokens (DD-9A.11; ``game.rules.river_mines.RiverMineSetup``)."""
+    sections: dict[str, Any] = field(default_factory=dict, compare=False)
+    """What each chapter's own scenario section holds (:data:`SECTIONS`), by section name; a section the
+    file does not have is absent."""
 
     @property
     def solo_only(self) -> bool:
@@ -380,8 +386,40 @@ class _Reader:
         return tuple(p for p in pts if p is not None)
 
 
+@dataclass(frozen=True)
+class SectionContext:
+    """What a chapter's scenario section reader may check its rows against (:data:`SECTIONS`)."""
+
+    width: float
+    height: float
+    features: tuple[Feature, ...]
+    elements: tuple[ElementSetup, ...]
+    blinds: tuple[BlindSetup, ...]
+    book: Rulebook
+
+
+SECTIONS: dict[str, str] = {
+    "booby_trap": "game.rules.booby_traps",  # DD-9B.1: [[booby_trap]]
+    "tunnels": "game.rules.tunnels",  # DD-9B.3-9B.7, TUN-1-TUN-7, TUN-24: [tunnels], [[tunnels.section]], [[tunnels.link]]
+    "village": "game.rules.village",  # DD-9B.8-9B.13, G-35, G-39: [village]
+}
+"""The chapter seam for scenario files: a top-level table (or array of tables) named here is read by
+``read_scenario(r, raw, ctx) -> value`` of the module named, which reports problems through ``r`` (naming the
+section, row and field); the value is kept in ``Scenario.sections[name]``."""
+
+
+def _read_sections(r: _Reader, raw: dict, ctx: SectionContext) -> dict[str, Any]:
+    import importlib
+
+    out: dict[str, Any] = {}
+    for name, module in sorted(SECTIONS.items()):
+        if name in raw:
+            out[name] = importlib.import_module(module).read_scenario(r, raw[name], ctx)
+    return out
+
+
 _TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support", "trip_flare",
-        "river_mine"}
+        "river_mine", *SECTIONS}
 _SCEN = {
     "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
     "special_rules", "shadow_blinds", "insertion", "trip_flares",
@@ -794,7 +832,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         if not isinstance(e, dict):
             r.problem(f"element[{i}]", "should be a table")
             continue
-        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind", "reserve", "embarked"}, p)
+        r.unknown(e, {"id", "side", "name", "kind", "quality", "stand", "blind", "reserve", "embarked",
+                      "underground"}, p)
         eid = r.get(e, "id", p, str)
         eside = r.get(e, "side", p, str)
         kind = r.get(e, "kind", p, str, "squad")
@@ -814,6 +853,16 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
             r.problem(p + "quality", f"unknown quality '{quality}'")
         blind = r.get(e, "blind", p, str, None)
         reserve = bool(r.get(e, "reserve", p, bool, False))
+        underground = r.get(e, "underground", p, str, None)
+        if underground is not None:
+            if eside not in (None, "insurgent"):
+                r.problem(p + "underground", "only an Insurgent garrison starts in the tunnels (TUN-13)")
+            if blind is not None:
+                r.problem(p + "underground", "a garrison in the tunnels cannot also be under a blind (TUN-13)")
+            if "tunnels" not in raw:
+                r.problem(p + "underground", f"section '{underground}': the scenario has no [tunnels]")
+            elif eside != "allied" and blind is None:
+                reserve = True  # off the table (G-43): the tunnels chapter knows where
         if reserve and eside not in (None, "insurgent"):
             r.problem(p + "reserve", "only the Insurgent side holds a Reserve Hand (DD-4.8)")
         if reserve and blind is not None:
@@ -857,7 +906,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
             continue
         elements.append(
             ElementSetup(eid, eside, r.get(e, "name", p, str, eid), kind, quality, tuple(stands), blind, reserve,
-                         r.get(e, "embarked", p, str, None))
+                         r.get(e, "embarked", p, str, None), underground)
         )
 
     _check_vehicles(r, elements, book)
@@ -883,6 +932,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
 
     mines = read_river_mines(r, raw.get("river_mine", []), features, float(width), float(height), book)
     check_afloat(r, elements, features, book)  # G-14: a craft starts on the water
+    sections = _read_sections(r, raw, SectionContext(float(width), float(height), tuple(features), tuple(elements),
+                                                     tuple(blinds), book))
     if r.problems:
         raise r.fail()
     return Scenario(
@@ -891,7 +942,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         sides=sides, elements=tuple(elements), blinds=tuple(blinds), special_rules=tuple(specials or []),
         raw=raw, ambush_points=tuple(points), objectives=tuple(objectives), support=tuple(support),
         shadow_blinds=shadows, insertion=insertion, trip_flares=flares, flares_to_place=to_place,
-        river_mines=mines,
+        river_mines=mines, sections=sections,
     )
 
 

@@ -23,19 +23,27 @@ Fog (DESIGN §6): the roll is public, as any test of an element on the table; a 
 nothing more and says nothing of what is there, so it reads the same over an empty hootch and a full
 one; a success reveals only what it finds.
 
-What it leaves out: caches, tunnel entrances and booby traps placed in features (G-35's cache and tunnel
-rules, G-08): a natural 1 is a plain failure until booby traps are on the table, and the secret ambush
-points and trapdoors of the Reserve Hand (DD-2.26) are not searched (G-35: Hot Sectors are exposed only
-when used); burning a hootch and the Civic Drift it costs (DD-9B.10).
+The chapter seam for what is hidden (DD chapter 9B): a chapter with secrets a search can find registers a
+**finder** (:func:`register_finder`: booby traps, tunnel entrances, caches), called on a success with the
+area searched, and a **fumble** (:func:`register_fumble`), called on a natural 1 (G-35 "a natural 1 sets off
+any booby trap there"); :func:`register_modifier` adds a chapter's modifiers to the test. While such a
+chapter is active, an element may also search the **ground** within 2" of its stands (``feature =
+"ground"``, DD-9B.3: "an active Allied stand within 2" ... Search Test (4+)"), for an entrance or a trap in
+the open; a game without one lists the same actions as before.
+
+What it leaves out: the secret ambush points and trapdoors of the Reserve Hand (DD-2.26) are not searched
+(G-35: Hot Sectors are exposed only when used).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import Point
+from shapely.ops import unary_union
 
 from game.rules import detection
 from game.rules.chapters import Chapter, Step, register_chapter, set_state, state_of, tables
@@ -63,6 +71,41 @@ if TYPE_CHECKING:
     from game.world.tablemap import TerrainHit
 
 CLAUSE = "DD-2.15; G-35"
+GROUND = "ground"
+"""The ``feature`` of a search of the ground within reach of the element's stands (DD-9B.3)."""
+
+Finder = Callable[..., list[str]]
+FINDERS: dict[str, Finder] = {}
+"""Chapter id -> ``fn(g, el, area, stands, feature_id) -> list[str]``: on a successful search, reveal what of
+the chapter's lies in ``area`` (its own events) and say it in a few words for the search's note."""
+FUMBLES: dict[str, Callable[..., None]] = {}
+"""Chapter id -> ``fn(g, el, area, stands, feature_id)``: a natural 1 (G-35: it sets off a booby trap there)."""
+MODIFIERS: dict[str, Callable[..., list[Modifier]]] = {}
+"""Chapter id -> ``fn(g, area, stands, feature_id) -> list[Modifier]``: a chapter's modifiers to the test."""
+
+
+def register_finder(chapter_id: str, fn: Finder) -> None:
+    FINDERS[chapter_id] = fn
+
+
+def register_fumble(chapter_id: str, fn: Callable[..., None]) -> None:
+    FUMBLES[chapter_id] = fn
+
+
+def register_modifier(chapter_id: str, fn: Callable[..., list[Modifier]]) -> None:
+    MODIFIERS[chapter_id] = fn
+
+
+def _hooks(g: Game, registry: dict[str, Callable[..., Any]]) -> list[Callable[..., Any]]:
+    """The registered hooks of the chapters active in this game, in chapter-id order."""
+    from game.rules.chapters import CHAPTERS
+
+    return [fn for cid, fn in sorted(registry.items()) if cid in CHAPTERS and CHAPTERS[cid].active(g)]
+
+
+def ground_searchable(g: Game) -> bool:
+    """May the ground be searched (DD-9B.3)? Only while a chapter with something to find there is active."""
+    return bool(_hooks(g, FINDERS))
 
 
 # -- the tables (game/data/search.toml) ----------------------------------------------------------------
@@ -202,19 +245,30 @@ def in_reach(g: Game, el: Element) -> list[tuple[TerrainHit, list[Stand]]]:
     return out
 
 
-def _what(g: Game, hit: TerrainHit) -> str:
+def _what(g: Game, hit: TerrainHit | None) -> str:
+    if hit is None:
+        return "the ground around it"
     return f"{g.book.terrain[hit.feature.type].name.split(' (')[0].lower()} {hit.feature.id}"
 
 
-def search_modifiers(g: Game, hit: TerrainHit, stands: list[Stand]) -> list[Modifier]:
-    """Every modifier to a search of ``hit`` by these stands (G-35, G-13)."""
+def ground_area(g: Game, stands: list[Stand]):
+    """The ground a search of ``feature = "ground"`` covers: within 2" of the searching stands' bases."""
+    reach = rules(g).search.reach
+    return unary_union([base_of(g.book, st).buffer(reach, quad_segs=8) for st in stands])
+
+
+def search_modifiers(g: Game, hit: TerrainHit | None, stands: list[Stand], area: Any = None) -> list[Modifier]:
+    """Every modifier to a search of ``hit`` (None: the ground ``area``) by these stands (G-35, G-13, and
+    each active chapter's own)."""
     t = rules(g)
     r = t.search
     mods: list[Modifier] = []
     roles = sorted({g.book.stands[s.type].role for s in stands} & set(r.bonus_roles))
     if roles:
         mods.append(Modifier(f"{roles[0].replace('_', ' ')} searching", r.bonus, "G-35"))
-    if hit.feature.type in r.village:
+    for fn in _hooks(g, MODIFIERS):
+        mods += fn(g, area if hit is None else hit.shape, stands, None if hit is None else hit.feature.id)
+    if hit is not None and hit.feature.type in r.village:
         drift = civic_drift_in_force(g)
         tier = t.tier(drift)
         if tier.value:
@@ -244,9 +298,16 @@ def contents(g: Game, hit: TerrainHit) -> tuple[list[Blind], list[Element]]:
 # -- the action ----------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SearchPlan:
-    hit: TerrainHit
+    hit: TerrainHit | None
+    """The feature searched, or None for the ground (DD-9B.3)."""
     stands: list[Stand]
     modifiers: list[Modifier]
+    area: Any
+    """The area searched: the feature's footprint, or the ground within reach of the stands."""
+
+    @property
+    def feature_id(self) -> str | None:
+        return None if self.hit is None else self.hit.feature.id
 
 
 class Search(ActionKind):
@@ -258,20 +319,28 @@ class Search(ActionKind):
         if el.side != "allied":
             return []
         found = in_reach(g, el)
-        if not found:
+        ground = ground_searchable(g)
+        if not found and not ground:
             return []
         r = rules(g).search
-        return [{"type": self.type, **common, "clause": CLAUSE,
-                 "label": f"{el.name}: Search / Pacify a hootch, bunker or spider hole within {r.reach:g}\", "
-                          f"{r.target}+ ({price})",
-                 "params": {"feature": {"kind": "feature", "choices": [h.feature.id for h, _ in found],
-                                        "doc": f"a hootch, bunker or spider hole within {r.reach:g}\""}}}]
+        choices = [h.feature.id for h, _ in found] + ([GROUND] if ground else [])
+        what = "a hootch, bunker or spider hole" + (" or the ground" if ground else "")
+        return [{"type": self.type, **common, "clause": CLAUSE + ("; DD-9B.3" if ground else ""),
+                 "label": f"{el.name}: Search / Pacify {what} within {r.reach:g}\", {r.target}+ ({price})",
+                 "params": {"feature": {"kind": "feature", "choices": choices,
+                                        "doc": f"{what} within {r.reach:g}\""}}}]
 
     def check(self, g: Game, el: Element, action: dict) -> SearchPlan:
         r = rules(g).search
         if el.side != "allied":
             raise IllegalAction("Search / Pacify is an Allied action", "DD-2.15")
         fid = action.get("feature")
+        if fid == GROUND and ground_searchable(g):
+            stands = g.state.living(el)
+            if not stands:
+                raise IllegalAction(f"{el.name} has no stand on the table to search with", CLAUSE)
+            area = ground_area(g, stands)
+            return SearchPlan(None, stands, search_modifiers(g, None, stands, area), area)
         hit = feature_hit(g, fid)
         if hit is None:
             raise IllegalAction(f"no terrain feature {fid!r} on the table", "DD-2.15")
@@ -281,7 +350,7 @@ class Search(ActionKind):
         near = _near(g, g.state.living(el), hit)
         if not near:
             raise IllegalAction(f"no stand of {el.name} is within {r.reach:g}\" of {_what(g, hit)}", CLAUSE)
-        return SearchPlan(hit, near, search_modifiers(g, hit, near))
+        return SearchPlan(hit, near, search_modifiers(g, hit, near), hit.shape)
 
     def resolve(self, g: Game, el: Element, action: dict, plan: SearchPlan) -> None:
         hit = plan.hit
@@ -290,7 +359,13 @@ class Search(ActionKind):
                           clause=CLAUSE, side=el.side, element=el.id, subject=f"{el.name} searches {what}")
         g.emit(ev, visible=g.visibility_of_element(el))
         if ev["result"] != "pass":
-            return  # G-35, DESIGN §6: nothing more, whatever is there (a natural 1 sets off no trap yet)
+            if ev["dice"][0] == 1:  # G-35: a natural 1 sets off any booby trap there
+                for fn in _hooks(g, FUMBLES):
+                    fn(g, el, plan.area, plan.stands, plan.feature_id)
+            return  # G-35, DESIGN §6: nothing more, whatever is there
+        if hit is None:
+            self._found(g, el, plan, what, [])
+            return
         blinds, hiding = contents(g, hit)
         st = _state(g, make=True)
         if hit.feature.id not in st.searched:
@@ -298,9 +373,7 @@ class Search(ActionKind):
         if g.state.solo is not None:  # G-12: the player searched a hootch this turn
             g.state.solo.progress = max(g.state.solo.progress, g.state.turn)
         found = [f"Blind {b.id}" for b in blinds] + [f"{h.name} in Hold/Conceal" for h in hiding]
-        g.emit({"type": "note", "element": el.id, "clause": CLAUSE,
-                "text": f"{el.name} searches {what}: " + (f"found {', '.join(found)}" if found
-                                                           else "nothing hidden there")})
+        self._found(g, el, plan, what, found)
         for b in blinds:
             detection.reveal(g, b, f"found by {el.name}'s search of {hit.feature.id}", CLAUSE, by=el)
         for h in hiding:
@@ -308,11 +381,27 @@ class Search(ActionKind):
             g.emit({"type": "status", "element": h.id, "status": "conceal", "on": False, "clause": f"{CLAUSE}; G-32",
                     "text": f"{h.name} is found in {what}: no longer concealed"})
 
+    def _found(self, g: Game, el: Element, plan: SearchPlan, what: str, found: list[str]) -> None:
+        """The search's note, after each active chapter's finder has revealed what of its lies there."""
+        hooks = _hooks(g, FINDERS)
+        if not hooks:
+            g.emit({"type": "note", "element": el.id, "clause": CLAUSE,
+                    "text": f"{el.name} searches {what}: " + (f"found {', '.join(found)}" if found
+                                                               else "nothing hidden there")})
+            return
+        more: list[str] = []
+        for fn in hooks:
+            more += fn(g, el, plan.area, plan.stands, plan.feature_id)
+        found = found + more
+        g.emit({"type": "note", "element": el.id, "clause": CLAUSE if plan.hit is not None else f"{CLAUSE}; DD-9B.3",
+                "text": f"{el.name} searches {what}: " + (f"found {', '.join(found)}" if found
+                                                           else "nothing hidden there")})
+
     def odds(self, g: Game, el: Element, action: dict, plan: SearchPlan) -> dict:
         """The chance of the search (G-31 naturals), from what the searcher may know: its modifiers."""
         base = rules(g).search.target
         needed = need(base, plan.modifiers)
-        return {"feature": plan.hit.feature.id, "base": base, "need": needed,
+        return {"feature": plan.feature_id or GROUND, "base": base, "need": needed,
                 "modifiers": [m.to_dict() for m in plan.modifiers], "p_success": p_success(needed)}
 
 
