@@ -40,6 +40,8 @@ SCENARIOS = {
     "rubber_plantation": {"allied": "human", "insurgent": "human"},
     "search_and_destroy": {"allied": "human", "insurgent": "ai"},  # a solo table: the Jungle Ghost (DD-10.3)
     "firebase_relief": {"allied": "human", "insurgent": "human"},  # fire support on call (DD chapter 8)
+    "thunder_road": {"allied": "human", "insurgent": "human"},  # armour (DD chapter 7)
+    "canal_assault": {"allied": "human", "insurgent": "human"},  # the river (DD-9A.6-9A.14)
 }
 SUPPORT = ("call_fire", "mortar_fire", "call_air", "gunship_run")
 """Fire support (DD chapter 8): previewed over every scatter or deviation outcome (slow), so one a read."""
@@ -214,7 +216,7 @@ def play(sid: str, seed: int, max_acts: int, tally: Tally, reader: Process, plai
 
 # -- the tests ------------------------------------------------------------------------------------
 GAMES = {"village_sweep": (3, 11, 20), "rubber_plantation": (27, 4, 33), "search_and_destroy": (5, 8, 13),
-         "firebase_relief": (7, 19)}
+         "firebase_relief": (7, 19), "thunder_road": (2, 9), "canal_assault": (3, 14)}
 MAX_ACTS = 30
 
 
