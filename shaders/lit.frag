@@ -97,5 +97,5 @@ void main() {
     }
     rgb = grade(rgb * pool_light(v_world_pos));
     rgb += u_highlight.rgb * u_highlight.a;
-    o_color = vec4(rgb, base.a);
+    o_color = vec4(rgb, base.a * cut_alpha(v_world_pos));
 }

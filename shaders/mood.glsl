@@ -21,6 +21,14 @@ float pool_light(vec3 p) {
     return pool * (1.0 - u_grade.z * smoothstep(0.35, 1.3, r));
 }
 
+// the cutaway (game/client/underground.py): over the opened pit the surface is a ghost of itself
+uniform vec4 u_cut;        // x0, y0, x1, y1 of the pit (an empty box when it is shut)
+uniform float u_cut_alpha; // how much of the surface still shows over it
+float cut_alpha(vec3 p) {
+    vec2 inside = step(u_cut.xy, p.xy) * step(p.xy, u_cut.zw);
+    return mix(1.0, u_cut_alpha, inside.x * inside.y);
+}
+
 vec3 grade(vec3 rgb) {
     float luma = dot(rgb, vec3(0.299, 0.587, 0.114));
     rgb = max(mix(vec3(luma), rgb, u_grade.x), 0.0);

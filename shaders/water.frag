@@ -85,5 +85,5 @@ void main() {
     }
     rgb = grade(rgb * pool_light(v_world_pos));
     rgb += u_highlight.rgb * u_highlight.a;
-    o_color = vec4(rgb, 1.0);
+    o_color = vec4(rgb, cut_alpha(v_world_pos));
 }

@@ -3,7 +3,9 @@
 Each impulse the Ghost activates one revealed element, nearest to a player element first (G-28 (5)),
 once per turn, and works down the four-step ladder (G-10), taking the first step that applies:
 
-1. **Recover / Vanish**: a Pinned element rallies. (Entering a tunnel waits for tunnels.)
+1. **Recover / Vanish**: a Pinned element rallies; a hurt or out-gunned one goes down a tunnel entrance it
+   touches or makes for one (DD-10.2, DD-9B.4; ``game.ai.tunnels``, which also moves the elements in the
+   network and brings them up behind the sweep).
 2. **Hug the Belt**: a Confirmed player element within 6" (4" in dense terrain) that the element
    out-guns, or that is Pinned, or a lone Small stand, is close-assaulted. Threat Level 1 assaults only
    Pinned targets; Level 3 ignores the firepower comparison.
@@ -33,7 +35,7 @@ from __future__ import annotations
 
 import math
 
-from game.ai import armour, riverine, support
+from game.ai import armour, riverine, support, tunnels
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 from game.terrain import sight
@@ -56,7 +58,8 @@ def decide(f: SideView) -> dict:
     pic = Picture(f)
     ready = [eid for eid, e in pic.mine.items() if e.get("activations", 0) == 0 and pic.by_element.get(eid)]
     if not ready:
-        return {"type": "pass"}
+        # The garrison and the faded cells in the tunnels (game.ai.tunnels; none in a game without them).
+        return tunnels.below(pic) or {"type": "pass"}
 
     def closeness(eid: str):
         _, d = pic.nearest_foe(pic.centre(eid), include_markers=False)
@@ -66,6 +69,9 @@ def decide(f: SideView) -> dict:
         action = ladder(pic, eid)
         if action is not None:
             return action
+    action = tunnels.below(pic)
+    if action is not None:
+        return action
     action = lay_ambush(pic)
     if action is not None:
         return action
@@ -137,6 +143,10 @@ def ladder(pic: Picture, eid: str) -> dict | None:
             return strip(rally)
     # 1b. Vanish (DD-10.2, DD-10.11): a hurt element out of reach of the Allied guns' close embrace
     # makes for shelter (a jungle edge or a hootch) so it can fade in Phase 3, like a guerrilla.
+    # 1a. Vanish into the tunnels (DD-10.2, DD-9B.4): a hurt or out-gunned element goes down an entrance.
+    act = tunnels.dive(pic, eid)
+    if act is not None:
+        return act
     act = withdraw(pic, eid)
     if act is not None:
         return act

@@ -420,6 +420,7 @@ class DinkyDauApp:
         b.accept("m", self.toggle_tool, ["tape"])
         b.accept("c", self.toggle_canopy)
         b.accept("n", self.toggle_names)
+        b.accept("u", self.toggle_underground)
         b.accept("h", self._help)
         b.accept("f1", self._help)
         b.accept("escape", self.cancel)
@@ -528,6 +529,15 @@ class DinkyDauApp:
         """Lift the trees off the table (as players lift a tree template) or put them back."""
         if self.scene is not None:
             self.scene.flora.toggle()
+
+    def toggle_underground(self) -> None:
+        """U: the cutaway over the tunnels; again (an Allied stand below): the torch-lit crawl; again: off."""
+        if self.scene is not None:
+            from game.client.underground import cycle
+
+            text = cycle(self)
+            if text and self.hud is not None:
+                self.hud.set_prompt(text)
 
     def toggle_names(self) -> None:
         if self.scene is not None:
@@ -730,6 +740,10 @@ class DinkyDauApp:
         self.seats = view.get("seats") or []
         self.scene.apply_view(view)
         self.scene.pieces.apply_view(view)
+        self.scene.underground.apply_view(view)  # the tunnels beneath (DD chapter 9B, TUN)
+        from game.client.underground import sync_button
+
+        sync_button(self)
         self.hud.set_status(view, self.viewing, self.mode)
         self._show_team()
         if view.get("over") and view.get("result"):

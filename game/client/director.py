@@ -166,6 +166,7 @@ class Director:
             return
         pres.watchers.append(self.on_queue)
         pres.starters.append(self.on_start)
+        pres.auto_cutaway = True  # the tunnels' events open the cutaway for their beat (tunnels_fx.peek)
         self._hooked = pres
         self.plan.clear()
         self.recent.clear()

@@ -45,6 +45,7 @@ Keys     W A S D / arrows: pan      Q E: turn      R F: tilt      + -: zoom
          Tab: next element of yours      Esc: cancel
 Tools    L: line of sight (click two points or stands)      M: tape measure (inches)
          C: lift / replace the jungle canopy      N: element names
+         U: the tunnels beneath (cutaway; again: the torch-lit crawl; again: off)
 Game     Enter: confirm      P: pass the impulse (when allowed)
          F5: save      F9: load the latest save      F11: fullscreen      [ ]: HUD size
          B: the briefing      J: the event log      G: the first-turn guide on / off
@@ -591,6 +592,8 @@ class Hud:
         self.place_panel()
 
     def destroy(self) -> None:
+        for item in getattr(self, "extras", []):  # buttons other modules put on the HUD (underground.py)
+            item.destroy()
         for tag in ("dice", "banner"):
             self.app.taskMgr.remove(f"hud-{id(self)}-{tag}")
         self.hide_overlay()

@@ -33,6 +33,17 @@ MARKER_MODELS = {"casualty": "casualty_token", "casualty_token": "casualty_token
                  "target": "target_marker", "target_marker": "target_marker", "echo": "echo",
                  "blind": "blind", "dust_cloud": "smoke", "dust": "smoke"}
 SMOKE_KINDS = ("smoke", "dust_cloud", "dust")
+MARKER_DRAWERS: dict = {}
+"""Marker kinds a chapter's client module draws itself: kind -> ``fn(pieces, node, marker) -> bool`` (False:
+nothing of it on the surface). Filled by ``_load_drawers`` (tunnels_fx, village_fx: DD chapter 9B)."""
+
+
+def _load_drawers() -> None:
+    from game.client import tunnels_fx, village_fx
+
+    MARKER_DRAWERS.update({"tunnel_section": tunnels_fx.draw_section, "booby_trap": tunnels_fx.draw_trap,
+                           "civilian": village_fx.draw_civilian, "cache": village_fx.draw_cache,
+                           "burnt_hootch": village_fx.draw_burnt, "hootch_burned": village_fx.draw_burnt})
 POINTER = 4.0  # inches of the facing line drawn for a marker whose view gives no arc (a drawing, not a rule)
 OVERWATCH_COLOR = (1.0, 0.85, 0.25, 1.0)
 CHOICE_COLOR = (1.0, 0.35, 0.25, 1.0)
@@ -104,6 +115,8 @@ class Pieces:
         self.intervals: dict[str, object] = {}
         self.labels_visible = True
         self.view: dict = {}
+        if not MARKER_DRAWERS:
+            _load_drawers()
 
     # -- view sync -------------------------------------------------------------------------------
     def apply_view(self, view: dict) -> None:
@@ -256,6 +269,13 @@ class Pieces:
             np_ = self.root.attach_new_node(f"marker-{m.get('id', kind)}")
             np_.set_tag("marker", str(m.get("id", kind)))
             np_.set_pos(m["x"], m["y"], self.height_at(m["x"], m["y"]))
+            draw = MARKER_DRAWERS.get(kind)
+            if draw is not None:  # a chapter's own marker (DD chapter 9B: hatches, traps, villagers, caches)
+                if draw(self, np_, m):
+                    self.markers[str(m.get("id", len(self.markers)))] = np_
+                else:
+                    np_.remove_node()
+                continue
             key = MARKER_MODELS.get(kind, kind)
             if m.get("model") and self.library.has(str(m["model"])):  # a marker that names its model
                 key = str(m["model"])

@@ -82,7 +82,8 @@ def handles(*types: str):
 
 
 def _load_handlers() -> None:
-    from game.client import airstrike, armour_fx, effects, riverine_fx, setpieces  # noqa: F401 - they register their handlers on import
+    # they register their handlers on import (tunnels_fx, village_fx: DD chapter 9B and the TUN module)
+    from game.client import airstrike, armour_fx, effects, riverine_fx, setpieces, tunnels_fx, village_fx  # noqa: F401
 
 
 def unhandled(types) -> list[str]:

@@ -92,6 +92,10 @@ class TableScene:
         # trees standing in the canopy volumes, and buildings and works drawn over the baked solids
         self.flora = Flora(self.table, scenario, settings, sun=self.sun, pieces=self.pieces, changes=self.changes)
         self.buildings = Buildings(self.table, scenario)
+        from game.client.underground import Underground
+
+        # the tunnel network beneath the table: the cutaway and the crawl (DD chapter 9B, TUN)
+        self.underground = Underground(self)
 
     def _light(self, time_of_day: str, weather: str) -> None:
         sun_rgb, sky, ground, elevation, sky_rgb = LIGHTING.get(time_of_day, LIGHTING["day"])
@@ -165,6 +169,7 @@ class TableScene:
             self.changes.sync(view["terrain_changes"] or [])
 
     def destroy(self) -> None:
+        self.underground.destroy()
         self.flora.destroy()
         self.changes.destroy()
         self.effects.destroy()

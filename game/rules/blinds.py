@@ -420,6 +420,26 @@ def reserve_placement(g: Game, el: Element, point: dict) -> dict[str, tuple[floa
     return None
 
 
+def _from_network(g: Game, el: Element, point: dict) -> tuple[str, str] | None:
+    """Why an element in the tunnel network may not spring at ``point``, or None (DD-9B.4–9B.5): it went
+    down into the tunnels, so it comes up only at an open tunnel trapdoor (and, with the Tunnel Warfare
+    module, only by crawling to a surface section, TUN-8); a collapsed or gassed trapdoor is unusable
+    (DD-9B.7, G-35)."""
+    from game.rules import tunnels
+
+    if tunnels.network(g) is None:
+        return None
+    if tunnels.section_of(g, el.id) is None:
+        if point["kind"] == "tunnel" and point["id"] not in {p["id"] for p in tunnels.fade_entrances(g, [point])}:
+            return f"trapdoor {point['id']} is collapsed or gassed", "DD-9B.7; G-35"
+        return None
+    if tunnels.network(g).module:
+        return f"{el.name} is in the tunnels: it crawls to a surface section to come up", "TUN-8"
+    if point["kind"] != "tunnel" or point["id"] not in {p["id"] for p in tunnels.fade_entrances(g, [point])}:
+        return f"{el.name} is in the tunnels: it comes up at an open tunnel entrance", "DD-9B.5"
+    return None
+
+
 class SpringReserve(SideActionKind):
     """Spring a Green Ghost reserve (DD-2.26, DD-4.8): 1 Ambush Token places a reserve element from the
     Reserve Hand into cover within 2" of an ambush marker or tunnel trapdoor."""
@@ -439,7 +459,8 @@ class SpringReserve(SideActionKind):
         for el in s.elements.values():
             if el.side != side or not el.reserve or not s.living(el):
                 continue
-            points = [p["id"] for p in s.ambush_points if reserve_placement(g, el, p) is not None]
+            points = [p["id"] for p in s.ambush_points
+                      if _from_network(g, el, p) is None and reserve_placement(g, el, p) is not None]
             if points:
                 out.append({"type": self.type, "element": el.id, "cost": 0, "tokens": self._tokens(g),
                             "clause": "DD-2.26; DD-4.8",
@@ -466,6 +487,9 @@ class SpringReserve(SideActionKind):
         point = next((p for p in s.ambush_points if p["id"] == pid), None)
         if point is None:
             raise IllegalAction(f"no ambush marker or trapdoor {pid!r}", "DD-2.26")
+        why = _from_network(g, el, point)
+        if why is not None:
+            raise IllegalAction(why[0], why[1])
         spots = reserve_placement(g, el, point)
         if spots is None:
             raise IllegalAction(f"no cover within 2\" of {pid} where {el.name} fits", "DD-2.26")

@@ -40,7 +40,7 @@ __all__ = [
 SIDES = ("allied", "insurgent")
 ROLES = (
     "rifle", "mg", "hmg", "commander", "squad_leader", "rto", "medic", "scout", "sniper", "sapper",
-    "mortar", "recoilless", "flamethrower", "fo", "vehicle", "at",
+    "mortar", "recoilless", "flamethrower", "fo", "vehicle", "at", "tunnel_rat",
 )
 """What a stand does (G-03, G-20): the rules ask a stand's role, so the roles are a closed vocabulary."""
 

@@ -26,8 +26,8 @@ The API for the Jungle Ghost (docs/fog.md): :func:`make_echo`, :func:`reveal`, :
 
 What it leaves out: trip flares themselves (DD-9A.2, ``game.rules.night``: :func:`noise` is how a
 tripping Blind becomes an Echo; a Sprint's noise is masked in rain, ``weather.effect``), elevation's
-+6" (DD-4.41, in the LOS module), colored smoke (DD-4.36–4.37), civilians on the table (none exist yet:
-the civilian half of DD-4.28 fires only when a stand with role "civilian" is in range), Resupply.
++6" (DD-4.41, in the LOS module), colored smoke (DD-4.36–4.37), Resupply. The civilian half of DD-4.28 hits the
+village's civilians (``game.rules.village``, G-39), where the scenario has a village.
 """
 
 from __future__ import annotations
@@ -685,12 +685,10 @@ class ReconSweep(ActionKind):
 
 # -- Recon by Fire (DD-4.25–4.31) -------------------------------------------------------------------
 def civic_drift(g: Game, delta: int, why: str, clause: str) -> None:
-    """Move the Civic Drift track (DD-9B.8: -5..+5)."""
-    rb = rules().recon_by_fire
-    before = g.state.civic_drift
-    g.state.civic_drift = max(rb.drift_min, min(rb.drift_max, before + delta))
-    g.emit({"type": "civic_drift", "drift": g.state.civic_drift, "change": g.state.civic_drift - before,
-            "clause": clause, "text": f"Civic Drift {before:+d} -> {g.state.civic_drift:+d}: {why}"})
+    """Move the Civic Drift track (DD-9B.8: -5..+5) through ``village.drift``, the one place it moves."""
+    from game.rules.village import drift
+
+    drift(g, delta, why, clause)
 
 
 @table_memo(lambda el, b: (el.id, b.id))
@@ -777,14 +775,18 @@ class ReconByFire(ActionKind):
 
     def _incident(self, g: Game, el: Element, b: Blind, shooters: list[Stand]) -> None:
         """DD-4.28, G-34, C-03: the firer's full FP at the nearest friendly or civilian stand within 4"."""
-        from game.rules import fire
+        from game.rules import fire, village
 
         rb = rules().recon_by_fire
         disc = _disc(b)
         near = sorted((round(base_of(g.book, s).distance(disc), 3), s.id) for s in g.state.stands.values()
                       if s.alive and not g.state.elements[s.element].hidden and s.element != el.id
-                      and (s.side == el.side or g.book.stands[s.type].role == "civilian"))
+                      and s.side == el.side)
         near = [n for n in near if n[0] <= rb.radius + 1e-9]
+        civ = village.nearest_civilian(g, disc, rb.radius)  # G-39: the village's civilians (none without one)
+        if civ is not None and (not near or civ[0] < near[0][0]):
+            self._civilians(g, el, shooters, civ[1])
+            return
         if not near:
             g.emit({"type": "note", "element": el.id, "clause": "DD-4.28",
                     "text": "no friendlies or civilians within 4\" of the marker: the rounds go nowhere"})
@@ -797,11 +799,20 @@ class ReconByFire(ActionKind):
         group = fire.Group([s.id for s in shooters], dice, [], fire.combat().fire.to_hit)
         attack = fire.Attack(el.side, el.id, ctx, [group], model, victim.id,
                              f"{el.name}'s Recon by Fire strays into {g.state.elements[victim.element].name}")
-        civ_before = sum(1 for t in targets if not t.alive and g.book.stands[t.type].role == "civilian")
         fire.resolve_attack(g, attack)
-        civ_after = sum(1 for t in targets if not t.alive and g.book.stands[t.type].role == "civilian")
-        civ_hit = civ_after > civ_before or any(g.book.stands[t.type].role == "civilian" and t.hits for t in targets)
-        if civ_hit:
+        civic_drift(g, rb.drift, "a Recon by Fire incident", "DD-4.28; C-03")
+
+    def _civilians(self, g: Game, el: Element, shooters: list[Stand], civ: Any) -> None:
+        """DD-4.28, G-39, C-03: the nearest within 4" is a civilian: the firer's full FP at it, as at a Small
+        1-HP stand; a casualty costs -3 instead of -1 (DD-9B.11, not both)."""
+        from game.rules import fire, village_civilians
+
+        rb = rules().recon_by_fire
+        dice = sum(fire.stand_fp(g, s) for s in shooters)
+        hit = village_civilians.fire_at(g, civ, dice, el.side, el.id, f"{el.name}'s Recon by Fire strays",
+                                        "DD-4.28; G-34")
+        if hit:
+            village_civilians.casualty(g, civ, "recon_by_fire", "DD-9B.11", None)
             civic_drift(g, rb.drift_civilian, "civilian casualties from Recon by Fire", "DD-9B.11; C-03")
         else:
             civic_drift(g, rb.drift, "a Recon by Fire incident", "DD-4.28; C-03")

@@ -193,8 +193,12 @@ def ineligible(g: Game, el: Element) -> str | None:
 
 
 def tunnels(g: Game) -> list[dict]:
-    """The Insurgent's tunnel entrances: its secret trapdoors (DD-2.26), by id."""
-    return sorted((p for p in g.state.ambush_points if p["kind"] == "tunnel"), key=lambda p: p["id"])
+    """The Insurgent's tunnel entrances, by id: its secret trapdoors (DD-2.26) and the open surface sections
+    of its tunnel network (DD-9B.4, ``game.rules.tunnels``); a collapsed or gassed one is refused (DD-9B.7,
+    G-35: nothing enters there)."""
+    from game.rules.tunnels import fade_entrances
+
+    return fade_entrances(g, [p for p in g.state.ambush_points if p["kind"] == "tunnel"])
 
 
 def destinations(g: Game) -> list[str]:

@@ -1093,6 +1093,10 @@ class GrazingFire(ActionKind):
                 "from": [gun.x, gun.y], "to": [tgt.x, tgt.y], "width": combat().grazing.width,
                 "clause": "DD-5.26; G-25", "text": "Grazing fire: a 1\" corridor from barrel to target"})
         resolve_attack(g, plan)
+        if "village" in g.state.chapters:  # civilians in the corridor take 1 hit (G-39; game.rules.village)
+            from game.rules.village import grazed
+
+            grazed(g, el, corridor(g, gun, tgt))
 
 
 class AreaSuppression(ActionKind):

@@ -226,6 +226,9 @@ class SideActionKind(ABC):
 
 
 SIDE_ACTIONS: dict[str, SideActionKind] = {}
+ELEMENT_BARS: list[Callable[[Game, Element], IllegalAction | None]] = []
+"""A chapter's rule that bars an element from acting at all now (TUN-16: Tunnel Rats without their escort):
+it answers the refusal, or None; ``activatable`` and ``check`` ask each (registered by the chapter)."""
 FROM_BLIND: set[str] = set()
 """Element action types an element may take from under its Blind; they reveal it first (DD-4.11)
 unless they are also in ``QUIET_FROM_BLIND`` (spotting: looking gives nothing away)."""
@@ -601,6 +604,7 @@ class Game:
         return [
             e for e in self.state.elements.values()
             if e.side == side and self.state.on_table(e) and e.activations < self.book.turn.max_activations
+            and not any(bar(self, e) for bar in ELEMENT_BARS)
         ]
 
     def legal_actions(self, side: str) -> list[dict]:
@@ -819,6 +823,10 @@ class Game:
             raise IllegalAction(f"{el.name} is not on the table", "DD-2.5")
         if el.activations >= self.book.turn.max_activations:
             raise IllegalAction(f"{el.name} has already activated {el.activations} times this turn", "G-28 (2)")
+        for bar in ELEMENT_BARS:  # a chapter's bar on the element acting at all (TUN-16)
+            refusal = bar(self, el)
+            if refusal is not None:
+                raise refusal
         return el
 
     def _cost_option(self, el: Element, action: dict) -> dict:
@@ -904,11 +912,17 @@ class Game:
         elements = self.activatable(side)
         pool = self.state.sides[side]
         if not elements:
-            return can_act(self, side)
+            return can_act(self, side) or self._opens(side)
         if side == "allied":
             return pool.cp >= min(self.book.command.cost_in_command, self.book.command.cost_emergency)
         return (any(e.activations == 0 for e in elements)
-                or pool.ambush_tokens >= self.book.turn.second_activation_tokens or can_act(self, side))
+                or pool.ambush_tokens >= self.book.turn.second_activation_tokens or can_act(self, side)
+                or self._opens(side))
+
+    def _opens(self, side: str) -> bool:
+        """Does a side action that brings an element onto the table offer something (``opens_impulse``: a unit
+        coming up from the tunnels, DD-9B.5)? Then the side does not pass for want of elements."""
+        return any(getattr(k, "opens_impulse", False) and k.offers(self, side) for k in SIDE_ACTIONS.values())
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, side: str) -> dict:
@@ -945,3 +959,7 @@ class Game:
 from game.rules import ambush_orders, assault, blinds, casevac, detection, fade, fire, fire_support, insertion, jungle_ghost, reactions, resupply, search, vehicles  # noqa: E402,F401,I001
 from game.rules import night, weather  # noqa: E402,F401,I001  (9A: night and weather)
 from game.rules import riverine  # noqa: E402,F401,I001  (9A §2: the river)
+from game.rules import tunnels, tunnel_actions, tunnel_clearing  # noqa: E402,F401,I001  (9B: tunnels on the surface)
+from game.rules import booby_traps  # noqa: E402,F401,I001  (9B)
+from game.rules import village  # noqa: E402,F401,I001  (9B: the village, Civic Drift)
+from game.rules import underground  # noqa: E402,F401,I001  (TUN: the Tunnel Warfare module underground)

@@ -26,7 +26,9 @@ Insurgent force to the DD-10.3 count (:func:`shadow_count`).
 What it leaves out: the AI's decisions (game/ai/ghost.py chooses; this module only rolls), Shadow
 Blinds moving (they wait where placed until the Green Fog's moving blinds land), spider holes, bunkers,
 RPGs and the level-3 mortar marker in reveal results (not modelled: no such terrain or stand types
-yet), tunnels beyond counting an entrance (G-29), searching hootches.
+yet), searching hootches. A stand that fades by an open tunnel entrance goes down it (``fade_below``,
+DD-10.11, DD-10.13); moving in the network is the AI's choice (game/ai/tunnels.py) among the tunnels chapters'
+actions.
 """
 
 from __future__ import annotations
@@ -64,7 +66,6 @@ if TYPE_CHECKING:
 
 # -- the tables (game/data/jungle_ghost.toml) -------------------------------------------------------
 REVEAL_KINDS = ("false_alarm", "booby_trap", "force")
-TRAP_KINDS = ("dud", "hits", "alarm")
 GROUP_PLACES = ("echo", "rear")
 QUARTERS = ("far_left", "far_right", "near_left", "near_right")
 """The table quarters of the G-40 roll (far/near, left/right: where a Shadow Blind goes)."""
@@ -156,17 +157,6 @@ class RevealRow:
 
 
 @dataclass(frozen=True)
-class TrapRow:
-    roll: int
-    clause: str
-    kind: str = field(metadata=one_of(TRAP_KINDS))
-    text: str
-    dice: int = 0
-    auto_hits: int = 0
-    save: bool = True
-
-
-@dataclass(frozen=True)
 class GhostRules:
     setup: Setup
     sensing: Sensing
@@ -176,7 +166,7 @@ class GhostRules:
     reveal: dict
     """(level, roll) -> RevealRow"""
     trap: dict
-    """roll -> TrapRow"""
+    """roll -> ``booby_traps.TrapRow``: the one G-08 table (game/data/booby_traps.toml)"""
 
 
 @dataclass(frozen=True)
@@ -197,7 +187,7 @@ def load_ghost(directory: Path = DATA_DIR, book: Rulebook | None = None) -> Ghos
     name = "jungle_ghost.toml"
     book = book or rulebook()
     sections = {"setup": Setup, "sensing": Sensing, "reaction": Reaction, "fade": Fade, "doom": Doom}
-    built, doc = load_sections(name, sections, directory, also=("reveal", "trap"))
+    built, doc = load_sections(name, sections, directory, also=("reveal",))
     refs: dict[str, Any] = {f"[{k}]": v for k, v in built.items()}
     doom = built["doom"]
     thresholds = {f.name for f in dataclasses.fields(Doom) if isinstance(getattr(doom, f.name), int)}
@@ -224,14 +214,10 @@ def load_ghost(directory: Path = DATA_DIR, book: Rulebook | None = None) -> Ghos
         for roll in range(1, 7):
             if (level, roll) not in reveal:
                 raise DataError(name, "reveal", f"missing row level {level} roll {roll} (G-09)")
-    trap: dict[int, TrapRow] = {}
-    for i, raw in enumerate(doc.get("trap", [])):
-        row = build(TrapRow, raw, name, f"trap[{i}]")
-        trap[row.roll] = row
-    if sorted(trap) != [1, 2, 3, 4, 5, 6]:
-        raise DataError(name, "trap", "the booby trap table needs rows 1-6 (G-08)")
+    from game.rules.booby_traps import load_booby_traps
+
     check_chapter_refs(name, refs, book)
-    return GhostRules(reveal=reveal, trap=trap, **built)
+    return GhostRules(reveal=reveal, trap=load_booby_traps(directory, book).trap, **built)  # G-08: the one table
 
 
 def rules(g: Game) -> GhostRules:
@@ -848,57 +834,20 @@ def reveal_spotted(g: Game, bid: str, spotter: Element | None, reason: str = "sp
 
 
 def booby_trap(g: Game, trigger: Element, b: Blind, bonus: int, depth: int = 0) -> str | None:
-    """G-08, rolled for the trigger stand nearest the Echo (G-09 level 3, 1: +1). A blast is one template
-    attack (``game.rules.template``): the G-25 template whose ``used_by`` names the row (combat.toml), the
-    row's FP on every stand under it, friend or foe, with Look Out, Sir! (DD-5.9); a grenade or shell
-    centred on the triggering stand, the claymore's fan from the trap toward the element. A row without
-    saves keeps only the template's own save rule (the claymore's: no vegetation saves, G-25). Punji
-    stakes: the triggering stand takes the row's hits, no save, and its element tests Morale (DD-5.19)."""
-    from game.rules import template
-    from game.rules.morale import test_or_pin
+    """G-08 at the Echo ``b`` (G-09 level 3, 1: +1 "well laid"), rolled by ``booby_traps.spring``, the one
+    place the Booby Trap Hazard Table is rolled (its blasts, punji stakes and TUN-23's cover are there). An
+    alarm tripwire rolls the Contact Reveal Table again at once, as an ambush (G-08 5: the Ghost holds no
+    Ambush Tokens), but not from inside such a roll (``depth``)."""
+    from game.rules.booby_traps import spring
 
-    die = g.dice.d6()
-    roll = min(6, die + bonus)
-    row = rules(g).trap[roll]
-    g.emit({"type": "roll", "purpose": "Booby Trap", "side": "allied", "element": trigger.id, "dice": [die],
-            "target": None, "modifiers": [{"name": "well laid", "value": bonus, "clause": "G-09"}] if bonus else [],
-            "need": None, "result": roll, "clause": row.clause,
-            "text": f"Booby trap on {trigger.name}: rolled {die}" + (f" {bonus:+d}" if bonus else "")
-                    + f": {row.text}"})
-    if row.kind == "dud":
-        return None
-    if row.kind == "alarm":
+    def alarm() -> str | None:
         if depth:
             return None
-        fake = Blind(b.id, "insurgent", b.x, b.y, False, [])
-        g.state.blinds[b.id] = fake
+        g.state.blinds[b.id] = Blind(b.id, "insurgent", b.x, b.y, False, [])
         g.state.blinds = dict(sorted(g.state.blinds.items()))
         return reveal(g, b.id, trigger, ambush=True, depth=depth + 1)
-    p = Point(b.x, b.y)
-    stands = sorted(g.state.living(trigger), key=lambda st: (base_of(g.book, st).distance(p), st.id))
-    if not stands:
-        return "activation_over"
-    victim = stands[0]
-    shape = template.for_clause(row.clause)
-    if shape is None:  # G-08 2, punji stakes: no template
-        for _ in range(row.auto_hits):
-            if victim.alive:
-                fire.apply_hit(g, victim, row.clause)
-        if g.state.living(trigger):
-            test_or_pin(g, trigger, row.text, f"DD-5.19; {row.clause}")
-        return "activation_over"
-    saves = None if row.save else (template.save_rule(shape) or fire.SaveOverride(("all",), None, clause=row.clause))
-    if shape.shape == "fan":
-        cx = sum(st.x for st in stands) / len(stands)
-        cy = sum(st.y for st in stands) / len(stands)
-        at, heading = (b.x, b.y), math.degrees(math.atan2(cy - b.y, cx - b.x))
-    else:
-        at, heading = (victim.x, victim.y), victim.facing
-    blast = template.from_table(shape.id, at[0], at[1], heading, kind="booby_trap", fp=row.dice,
-                                auto_hits=row.auto_hits, save_override=saves, name=row.text,
-                                clause=f"{row.clause}; {shape.clause}; DD-5.9")
-    template.attack(g, blast, side="insurgent")
-    return "activation_over"
+
+    return spring(g, trigger, b.x, b.y, bonus, f"a booby trap at Echo {b.id}", None, name=b.id, alarm=alarm)
 
 
 def spawn(g: Game, row: RevealRow, b: Blind, trigger: Element | None) -> list[Element]:
@@ -1055,10 +1004,35 @@ def _active(g: Game, el: Element, reading: str) -> bool:
 
 
 def _sheltered(g: Game, st: Stand) -> bool:
-    """DD-10.11: within 4" of a jungle edge, hootch or tunnel entrance."""
+    """DD-10.11: within 4" of a jungle edge, hootch or tunnel entrance (an open entrance of the game's
+    tunnel network, :func:`_entrance_near`)."""
     f = rules(g).fade
     rect = base_of(g.book, st)
-    return any(h.shape.distance(rect) <= f.shelter for h in _features(g, f.shelters))
+    return any(h.shape.distance(rect) <= f.shelter for h in _features(g, f.shelters)) or \
+        _entrance_near(g, [st]) is not None
+
+
+def _entrance_near(g: Game, stands: list[Stand]) -> Any:
+    """DD-10.11 "within 4\" of a ... tunnel entrance": the open surface section of the game's tunnel
+    network (``game.rules.tunnels``: not collapsed, not gassed) with every one of ``stands`` within the
+    fade's shelter distance of its hatch, the nearest first; None in a game without a network, or where the
+    side may not go down (TUN-13: NVA provide no tunnel garrison)."""
+    from game.rules import tunnel_actions, tunnels
+
+    net = tunnels.network(g)
+    if net is None or tunnels.state(g) is None or tunnel_actions._refused_garrison(g):
+        return None
+    reach = rules(g).fade.shelter
+    usable = set(tunnels.open_sections(g))
+    best = None
+    for sid in net.surface():
+        if sid not in usable:
+            continue
+        sec = net.sections[sid]
+        gaps = [base_of(g.book, st).distance(Point(sec.x, sec.y)) for st in stands]
+        if gaps and max(gaps) <= reach and (best is None or (round(sum(gaps), 6), sid) < best[0]):
+            best = ((round(sum(gaps), 6), sid), sec)
+    return best[1] if best else None
 
 
 def clinging(g: Game, el: Element) -> bool:
@@ -1073,6 +1047,10 @@ def fade_out(g: Game, el: Element) -> None:
     Shadow Blind in an unsearched hootch (G-40, 4+) or at the far jungle edge."""
     s = g.state
     f = rules(g).fade
+    entrance = _entrance_near(g, s.living(el))
+    if entrance is not None:
+        fade_below(g, el, entrance)
+        return
     stands, _ = fade.slip_away(g, el, f.snatch, "DD-10.11; DD-10.12; DD-3.13")  # Snatch & Fade, shared
     for st in stands:
         st.alive = False
@@ -1093,6 +1071,18 @@ def fade_out(g: Game, el: Element) -> None:
         spot = _edge_spot(g, far=True)
     if spot is not None:
         _place_shadow(g, *spot, "DD-10.13; G-40")
+
+
+def fade_below(g: Game, el: Element, entrance: Any) -> None:
+    """DD-10.11–10.13 with a tunnel network (DD chapter 9B §2): a stand that fades by a tunnel entrance
+    takes its casualties (DD-10.12) and goes down it (DD-9B.4: ``tunnel_actions.go_down``) instead of leaving
+    the table: "the guerrillas have slipped through tunnels to strike from another direction" (DD-10.13) --
+    the element itself is the regeneration, and comes up again where the Jungle Ghost's play takes it
+    (``game.ai.tunnels``), so no new Shadow Blind is placed. The Allied side sees it fade, not where."""
+    from game.rules import tunnel_actions
+
+    fade.slip_away(g, el, rules(g).fade.snatch, "DD-10.11; DD-10.12; DD-3.13")
+    tunnel_actions.go_down(g, el, entrance, "DD-10.11; DD-10.13; DD-9B.4")
 
 
 def capture(g: Game) -> None:

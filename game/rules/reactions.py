@@ -42,7 +42,7 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
 from game.rules import fire
-from game.rules.chapters import move_listeners
+from game.rules.chapters import CHAPTERS, chapters
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.state import Blind, Element, Stand, base_of, disc
@@ -291,20 +291,27 @@ def _ambush_candidate(g: Game, plan: Plan, done: set[str]) -> tuple[float, str, 
     return None if found is None else (found[0], "ambush", found[1])
 
 
-def _ghost_candidate(g: Game, plan: Plan) -> tuple[float, str, str] | None:
-    """The first point along an Allied move where a chapter's move listener (the Jungle Ghost's
-    ``on_move``, ``chapters.move_listeners``) says an Echo would make its Ambush Reaction Roll (DD-10.7:
-    the roll interrupts the move)."""
-    hooks = move_listeners(g)
+def _listeners(g: Game) -> dict[str, Any]:
+    """The active chapters' move listeners (``chapters.move_listeners``) by the kind of reaction a move
+    frozen for them names: the Jungle Ghost's is "ghost", any other chapter's its id (``booby_traps``)."""
+    return {("ghost" if ch.id == "jungle_ghost" else ch.id): ch.on_move for ch in chapters(g) if ch.on_move is not None}
+
+
+def _ghost_candidates(g: Game, plan: Plan, hooks: dict[str, Any]) -> list[tuple[float, str, str]]:
+    """For each move listener, the first point along an Allied move where it says something of its own
+    reacts there (the Jungle Ghost: an Echo would make its Ambush Reaction Roll, DD-10.7, which interrupts
+    the move; a hidden booby trap under a stand, DD-9B.2)."""
     if not hooks or plan.element.side != "allied":
-        return None
-    hook = hooks[0]
-    for t in samples(g, plan):
-        with Placed(g, plan, t):
-            echoes = hook(g, plan.element, probe=True)
-        if echoes:
-            return (round(t, 4), "ghost", echoes[0])
-    return None
+        return []
+    out = []
+    for kind, hook in hooks.items():
+        for t in samples(g, plan):
+            with Placed(g, plan, t):
+                echoes = hook(g, plan.element, probe=True)
+            if echoes:
+                out.append((round(t, 4), kind, echoes[0]))
+                break
+    return out
 
 
 def interrupt(g: Game, plan: Plan) -> str | None:
@@ -318,13 +325,12 @@ def interrupt(g: Game, plan: Plan) -> str | None:
         amb = _ambush_candidate(g, plan, fired)
         if amb is not None:
             cands.append(amb)
-        ghost = _ghost_candidate(g, plan)
-        if ghost is not None:
-            cands.append(ghost)
-        cands.sort(key=lambda c: (c[0], {"ambush": 0, "ghost": 1}.get(c[1], 2), c[2]))
+        hooks = _listeners(g)
+        cands += _ghost_candidates(g, plan, hooks)
+        cands.sort(key=lambda c: (c[0], 0 if c[1] == "ambush" else 1 if c[1] in hooks else 2, c[1], c[2]))
         chosen = None
         for t, kind, eid in cands:
-            if kind == "ghost":
+            if kind in hooks:
                 chosen = (t, kind, eid)
                 break
             with Placed(g, plan, t):
@@ -336,10 +342,10 @@ def interrupt(g: Game, plan: Plan) -> str | None:
         t, kind, eid = chosen
         fired.add(eid)
         _freeze(g, plan, t, kind)
-        if kind == "ghost":
+        if kind in hooks:
             # DD-10.7: the Jungle Ghost rolls for every Echo in trigger distance here; the Spider Waits
-            # lets the move go on from this point, an AMBUSH! ends it.
-            result = move_listeners(g)[0](g, mover)
+            # lets the move go on from this point, an AMBUSH! ends it. DD-9B.2: a booby trap springs.
+            result = hooks[kind](g, mover)
         elif kind == "overwatch":
             result = _opportunity_fire(g, plan, g.state.elements[eid])
         else:
@@ -358,8 +364,9 @@ def _freeze(g: Game, plan: Plan, t: float, kind: str) -> None:
             continue
         moved.append({"id": sid, "from": [s.x, s.y, s.facing], "to": [x, y, f]})
         s.x, s.y, s.facing = x, y, f
-    clause = {"overwatch": "DD-2.18; DD-5.23", "ghost": "DD-10.7; G-24 B"}.get(kind, "DD-2.27")
-    why = {"overwatch": "Opportunity Fire", "ghost": "an Echo stirs: the Ambush Reaction Roll"}.get(kind, "AMBUSH!")
+    said = getattr(CHAPTERS.get(kind), "freeze", None)  # a listener's chapter says why (booby_traps)
+    clause = said[0] if said else {"overwatch": "DD-2.18; DD-5.23", "ghost": "DD-10.7; G-24 B"}.get(kind, "DD-2.27")
+    why = said[1] if said else {"overwatch": "Opportunity Fire", "ghost": "an Echo stirs: the Ambush Reaction Roll"}.get(kind, "AMBUSH!")
     g.emit({"type": "move", "element": mover.id, "mode": plan.mode, "stands": moved, "frozen": True,
             "reaction": kind, "clause": clause,
             "text": f"{mover.name} is frozen part-way through its move ({why})"},

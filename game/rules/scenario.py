@@ -396,6 +396,8 @@ class SectionContext:
     elements: tuple[ElementSetup, ...]
     blinds: tuple[BlindSetup, ...]
     book: Rulebook
+    sides: dict[str, SideSetup] = field(default_factory=dict)
+    """The sides and their factions (TUN-13: an NVA force provides no tunnel garrison)."""
 
 
 SECTIONS: dict[str, str] = {
@@ -933,7 +935,7 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
     mines = read_river_mines(r, raw.get("river_mine", []), features, float(width), float(height), book)
     check_afloat(r, elements, features, book)  # G-14: a craft starts on the water
     sections = _read_sections(r, raw, SectionContext(float(width), float(height), tuple(features), tuple(elements),
-                                                     tuple(blinds), book))
+                                                     tuple(blinds), book, sides))
     if r.problems:
         raise r.fail()
     return Scenario(

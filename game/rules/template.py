@@ -339,6 +339,10 @@ def attack(g: Game, what: Template | Plan, **how: Any) -> fire.Outcome:
     g.emit({"type": "template", "kind": t.kind, "element": p.firer, **t.to_event(), "clause": t.clause,
             "text": t.describe()})
     out = resolve(g, p)
+    if "village" in g.state.chapters:  # civilians under the template take its FP (G-39; game.rules.village)
+        from game.rules.village import under_template
+
+        under_template(g, t, p.side)
     if "vehicles" in g.state.chapters:  # a hull under the template takes its AP (G-04, G-05; game.rules.armour)
         from game.rules.armour import template_on_hulls
 

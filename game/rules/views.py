@@ -101,9 +101,12 @@ def render_view(g: Game, side: str) -> dict:
         sides[sid] = d
     elements = []
     stands = []
+    from game.rules.underground import shown_section
+
     for el in s.elements.values():
         mine = referee or el.side == side
-        if not mine and el.hidden:
+        below = shown_section(g, side, el) if el.reserve else None  # in the tunnels (TUN-12, TUN-24)
+        if not mine and el.hidden and below is None:
             continue  # under a Blind (only the marker, DD-4.7) or in the Reserve Hand (nothing, DD-4.8)
         living = s.living(el)
         if not living and not mine:
@@ -112,6 +115,8 @@ def render_view(g: Game, side: str) -> dict:
              "stands": [st.id for st in living], "pinned": el.pinned, "winded": el.winded,
              "overwatch": copy.deepcopy(overwatch_marker_view(g, el)), "low_ammo": el.low_ammo,
              "exposed": el.exposed_turn == s.turn, "illuminated": el.illuminated_turn == s.turn}
+        if below is not None:
+            e["underground"] = below  # the section it is in: its owner's, the enemy's where it sees (TUN-12)
         if mine:
             cmd = command_status(g, el) if living and not el.hidden else {"in_command": None}
             e.update({"quality": el.quality, "blind": el.blind, "reserve": el.reserve,

@@ -99,6 +99,7 @@ def loaders():
     from game.clauses import load_clauses, load_out_of_scope
     from game.rules import (
         armour,
+        booby_traps,
         casevac,
         contract,
         detection,
@@ -110,7 +111,10 @@ def loaders():
         night,
         riverine,
         search,
+        tunnels,
+        underground,
         vehicles,
+        village,
         weather,
     )
     from game.rules.fire_support.tables import load_fire_support
@@ -127,6 +131,8 @@ def loaders():
         "armour.toml": armour.load_armour, "vehicles.toml": vehicles.load_roster,
         "night.toml": night.load_night, "weather.toml": weather.load_weather,  # DD chapter 9A §1
         "riverine.toml": riverine.load_riverine,  # DD chapter 9A §2
+        "booby_traps.toml": booby_traps.load_booby_traps, "tunnels.toml": tunnels.load_tunnels,  # DD chapter 9B
+        "underground.toml": underground.load_underground, "village.toml": village.load_village,  # TUN, DD-9B.8
         "contract.toml": lambda folder: contract.contract(),  # the engine's contract: game.rules.contract
         "clauses.toml": load_clauses, "out_of_scope.toml": load_out_of_scope,  # the coverage report's
     }

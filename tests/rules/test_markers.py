@@ -171,6 +171,9 @@ RIVER = ("river_mine", "beached_boat")  # checked in tests/rules/test_riverine.p
 
 # -- terrain state -------------------------------------------------------------------------------------------
 TERRAIN = ("crater", "rubble", "mousehole")
+UNDERNEATH = ("booby_trap", "civilian", "cache", "tunnel_section", "tunnel_collapsed", "tunnel_gassed", "tunnel_casualty",
+              "tunnel_rats_smoke")  # checked in tests/rules/test_booby_traps.py, test_village.py, test_tunnels.py and
+#                                     test_underground.py (DD-9B.1, DD-9B.13, G-39, DD-9B.3-9B.7, TUN-21, TUN-15)
 
 
 def test_terrain_state_markers_are_shown():  # DD-1.17; G-01 T12c; DD-5.31; DD-5.35
@@ -181,4 +184,4 @@ def test_terrain_state_markers_are_shown():  # DD-1.17; G-01 T12c; DD-5.31; DD-5
 
 
 def test_every_marker_of_the_table_is_checked_here():  # DD-1.17
-    assert set(FIRE + OVERWATCH + CASEVAC + SUPPORT + FOG + NIGHT + RIVER + TERRAIN) == set(markers())
+    assert set(FIRE + OVERWATCH + CASEVAC + SUPPORT + FOG + NIGHT + RIVER + TERRAIN + UNDERNEATH) == set(markers())

@@ -236,6 +236,6 @@ def test_the_tables_are_loaded_strictly(tmp_path):  # G-13 tiers cover the track
     p.write_text(text.replace("low = 2\nhigh = 3", "low = 3\nhigh = 3"))
     with pytest.raises(DataError, match=r"search.toml: \[\[civic\]\]: the tiers must cover"):
         load_search(tmp_path)
-    p.write_text(text.replace('"scout"]', '"tunnel_rat"]'))
-    with pytest.raises(DataError, match=r"search.toml: \[search\]: bonus_roles 'tunnel_rat'"):
+    p.write_text(text.replace('"tunnel_rat"]', '"frogman"]'))
+    with pytest.raises(DataError, match=r"search.toml: \[search\]: bonus_roles 'frogman'"):
         load_search(tmp_path)

@@ -522,12 +522,13 @@ def _burning(g: Game, ref: str, a: Asset, x: float, y: float, heading: float) ->
 
 
 def _village_drift(g: Game, a: Asset) -> None:
+    from game.rules.village import drift
+
     m = rules(g).mission
     before = g.state.civic_drift
-    g.state.civic_drift = max(-5, min(5, before + m.village_drift))
-    g.emit({"type": "civic_drift", "drift": g.state.civic_drift, "before": before, "clause": "DD-9B.9; DD-9B.8",
-            "text": f"{a.name} within {m.village_radius:g}\" of the village: Civic Drift {before:+d} -> "
-                    f"{g.state.civic_drift:+d}"})
+    after = max(-5, min(5, before + m.village_drift))
+    drift(g, m.village_drift, "napalm near the village", "DD-9B.9; DD-9B.8", extra={"before": before},
+          text=f"{a.name} within {m.village_radius:g}\" of the village: Civic Drift {before:+d} -> {after:+d}")
 
 
 def track(g: Game, x: float, y: float, heading: float) -> tuple[float, float]:

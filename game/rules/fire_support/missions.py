@@ -377,8 +377,13 @@ def salvo(g: Game, x: float, y: float, radius: float, count: int) -> list[dict]:
 
 
 def near_village(g: Game, x: float, y: float) -> bool:
-    """DD-9B.9: within 6" of a village (a hootch on the table)."""
+    """DD-9B.9: within 6" of a village (a hootch on the table; with a scenario ``[village]``, one of its
+    hootches: ``game.rules.village.near``)."""
+    from game.rules import village
+
     m = rules(g).mission
+    if village.active(g):
+        return village.near(g, x, y, m.village_radius)
     p = Point(x, y)
     return any(f.type in m.village_terrain and f.shape().distance(p) <= m.village_radius
                for f in g.scenario.features)
@@ -421,12 +426,13 @@ def land(g: Game, mission: Mission) -> None:
         change_terrain(g, "crater", crater(x, y, a.radius), "G-01 T12c; G-19",
                        f"{a.name} leaves a crater at ({x:g}, {y:g})")
     if near_village(g, x, y):
+        from game.rules.village import drift
+
         m = r.mission
         before = g.state.civic_drift
-        g.state.civic_drift = max(-5, min(5, before + m.village_drift))
-        g.emit({"type": "civic_drift", "drift": g.state.civic_drift, "before": before, "clause": "DD-9B.9; DD-9B.8",
-                "text": f"Shells within {m.village_radius:g}\" of the village: Civic Drift {before:+d} -> "
-                        f"{g.state.civic_drift:+d}"})
+        after = max(-5, min(5, before + m.village_drift))
+        drift(g, m.village_drift, "shells near the village", "DD-9B.9; DD-9B.8", extra={"before": before},
+              text=f"Shells within {m.village_radius:g}\" of the village: Civic Drift {before:+d} -> {after:+d}")
 
 
 def on_clock(g: Game, clock: Clock) -> None:
