@@ -569,3 +569,17 @@ def test_reading_the_tables_and_the_default_garrison():
     assert t.fight.destroyed == 5 and t.charges.target == 2 and t.descend.free_world_limit == 1
     # G-43: one stand per 2 of dug-out capacity, at most 4: the 2-stand dug-out gives 1
     assert underground.garrison_size(g, tunnels.network(g)) == 1
+
+
+def test_the_underground_markers_reach_the_views():  # DD-1.17; G-15; TUN-21; TUN-15
+    from game.rules.markers import markers as table
+    from game.rules.markers import shown
+
+    g = make([squad(), garrison("g1", "d1"), SURFACE_CELL])
+    underground.ug_state(g).casualties.append(underground.TunnelCasualty("cas_x", "x", "d1"))
+    act(g, "allied", {"type": "call_tunnel_rats", "element": "sq", "at": [12, 12]})
+    allied, insurgent = g.view("allied"), g.view("insurgent")
+    assert shown(allied, table()["tunnel_casualty"]) and shown(allied, table()["tunnel_rats_smoke"])
+    assert shown(insurgent, table()["tunnel_casualty"])  # the garrison in d1 sees its own dug-out (TUN-12)
+    underground.ug_state(g).casualties[0].section = "e2"
+    assert not shown(g.view("insurgent"), table()["tunnel_casualty"])  # out of the garrison's sight
