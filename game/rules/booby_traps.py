@@ -386,7 +386,20 @@ def _blast(g: Game, row: TrapRow, trigger: Element, victim: Stand, x: float, y: 
     blast = template.from_table(shape.id, at[0], at[1], heading, kind="booby_trap", fp=row.dice,
                                 auto_hits=row.auto_hits, save_override=saves, name=row.text,
                                 clause=f"{row.clause}; {shape.clause}; DD-5.9")
-    template.attack(g, in_cover(g, template.plan(g, blast, side=OWNER)))
+    below = _in_section(g, trigger)
+    template.attack(g, in_cover(g, template.plan(g, blast, side=OWNER, stands=below)))
+
+
+def _in_section(g: Game, trigger: Element) -> list[Stand] | None:
+    """TUN-7, TUN-23: a trap sprung in a tunnel section hits the stands in that section, never the table
+    above it (the stands below keep their last table position); None on the surface."""
+    from game.rules import tunnels
+
+    sid = tunnels.section_of(g, trigger.id)
+    if sid is None:
+        return None
+    where = tunnels.state(g).where
+    return [st for eid, at in sorted(where.items()) if at == sid for st in g.state.living(g.state.elements[eid])]
 
 
 def in_cover(g: Game, p: Any) -> Any:

@@ -583,3 +583,18 @@ def test_the_underground_markers_reach_the_views():  # DD-1.17; G-15; TUN-21; TU
     assert shown(insurgent, table()["tunnel_casualty"])  # the garrison in d1 sees its own dug-out (TUN-12)
     underground.ug_state(g).casualties[0].section = "e2"
     assert not shown(g.view("insurgent"), table()["tunnel_casualty"])  # out of the garrison's sight
+
+
+def test_a_trap_sprung_below_hits_the_section_never_the_table_above():
+    # TUN-7, TUN-23: the blast of a trapped section is in the section; rat2, still on the table beside rat1's
+    # last table position (1.6" away), is not under it (G-08 4: a shell IED, a 2" template)
+    g = make(traps=("t1",))
+    down(g)
+    g.state.elements["rats-rat1"].activations = 0
+    g.dice.force([5])  # the G-08 roll: 5 -1 (a tunnel rat looks for traps) = 4, the shell IED
+    ev = crawl(g, "rat1", "t1")
+    assert of(ev, "booby_trap", element="rats-rat1")
+    assert of(ev, "template")
+    hit_rolls = [e for e in ev if e["type"] == "roll" and "IED" in e.get("purpose", "") + e.get("text", "")]
+    assert hit_rolls and all("rat2" not in e["text"] and "sq_" not in e["text"] for e in hit_rolls)
+    assert g.state.stands["rat2"].hits == 0
