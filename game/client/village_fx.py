@@ -60,7 +60,7 @@ def draw_civilian(pieces, np_: p3d.NodePath, m: dict) -> bool:
 def draw_cache(pieces, np_: p3d.NodePath, m: dict) -> bool:
     lib = pieces.library
     state = str(m.get("state") or "found")
-    key = CACHE_MODELS.get(str(m.get("cache_kind") or m.get("type") or m.get("what") or "rice"), "rice_sacks")
+    key = CACHE_MODELS.get(str(m.get("contents") or "rice"), "rice_sacks")  # the view's cache marker (village.py)
     if state == "destroyed":
         if lib.has("crater"):
             lib.instance("crater", np_).set_scale(0.3)

@@ -47,11 +47,11 @@ def village_markers(side: str) -> list[dict]:
     out = [{"id": "c1", "kind": "civilian", "x": 47.5, "y": 36.5, "state": "alive", "treated": False},
            {"id": "c2", "kind": "civilian", "x": 50.5, "y": 40.5, "state": "hurt", "treated": True},
            {"id": "c3", "kind": "civilian", "x": 44.0, "y": 39.0, "state": "dead", "treated": False},
-           {"id": "k1", "kind": "cache", "cache_kind": "weapons", "x": 53.5, "y": 43.5, "state": "found"},
+           {"id": "k1", "kind": "cache", "contents": "weapons", "x": 53.5, "y": 43.5, "state": "found"},
            {"id": "bt1", "kind": "booby_trap", "x": 38.0, "y": 33.0, "state": "found"},
            {"id": "bt2", "kind": "booby_trap", "x": 36.0, "y": 27.0, "state": "sprung", "result": "punji"}]
     if side != "allied":
-        out += [{"id": "k2", "kind": "cache", "cache_kind": "rice", "x": 45.0, "y": 41.5, "state": "hidden"},
+        out += [{"id": "k2", "kind": "cache", "contents": "rice", "x": 45.0, "y": 41.5, "state": "hidden"},
                 {"id": "bt3", "kind": "booby_trap", "x": 42.0, "y": 36.0, "state": "hidden"}]
     return out
 
