@@ -754,6 +754,10 @@ def stand_models() -> dict[str, trimesh.Trimesh]:
         (0.15, -0.4, -10, F("kneel", US, "m1", "satchel", "low", "engineer")),
         (-0.22, 0.05, 10, F("stand", US, "m1", "m16", "aim", "engineer")),
         (-0.25, -0.7, -5, F("walk", US, "m1", "m16", "low", "pack"))], 21)
+    # a Tunnel Rat (TUN-15, DD-9B.6): bare-headed, stripped of his pack, pistol and flashlight at the hatch
+    m["us_tunnel_rat"] = team("small", A, [
+        (0.12, 0.15, 0, F("crouch", US, "bare", "pistol", "aim", "light")),
+        (-0.15, -0.25, 15, F("kneel", US, "bare", "pistol", "low", "light"))], 22)
     return m
 
 
