@@ -322,6 +322,10 @@ class DinkyDauApp:
         self.closing = True
         if self._presenter is not None:
             self._presenter.clear()
+        # the interval manager outlives the app (one per process): nothing of this table's may play on
+        from direct.interval.IntervalGlobal import ivalMgr
+
+        ivalMgr.pauseIntervalsMatching("*")
         if self.sound is not None:
             self.sound.destroy()
         self.link.close()

@@ -292,7 +292,7 @@ def on_tunnel_collapse(stage: Stage, ev: dict) -> Beat | None:
     under = layer(stage)
     if under is not None and under.is_open and under.point(ev.get("section")) is not None:
         c = under.point(ev.get("section"))
-        parts.append(fx.burst(under.network, c, fx.BurstSpec("puff", count=10, life=(1.0, 2.0), speed=(0.3, 0.8),
+        parts.append(fx.burst(under.fx, c, fx.BurstSpec("puff", count=10, life=(1.0, 2.0), speed=(0.3, 0.8),
                                                              size=(0.2, 0.6), color=DUST_BROWN), stage.rng))
     stage.focus(0.0, 8, "tunnel_collapse", g, hold=4.0, distance=20.0)
     return Beat(Parallel(*_parts(*parts, peek(stage, 3.0))), 1.2)
@@ -333,12 +333,12 @@ def on_tunnel_fight(stage: Stage, ev: dict) -> Beat | None:
     c = under.point(ev.get("section")) if under is not None else None
     parts = []
     if c is not None:
-        fx_root = under.network.attach_new_node("fight")
+        fx_root = under.fx.attach_new_node("fight")
         from game.client.underground import BIN_FX
 
         fx_root.set_bin(BIN_FX, 0, 40)
-        parts += flashes(stage, fx_root, c)
-        parts.append(Sequence(Wait(2.0), Func(fx_root.remove_node)))
+        # the holder goes once its last flash has died, never while one is still to come
+        parts.append(Sequence(Parallel(*flashes(stage, fx_root, c)), Func(fx_root.remove_node)))
     g = where(stage, ev) or (stage.ground(c[0], c[1]) if c is not None else None)
     if g is None:
         return None
@@ -460,11 +460,11 @@ def on_tunnel_casualty(stage: Stage, ev: dict) -> Beat | None:
     if c is None:
         return None
     g = stage.ground(c[0], c[1])
-    fx_root = under.network.attach_new_node("casualty")
+    fx_root = under.fx.attach_new_node("casualty")
     from game.client.underground import BIN_FX
 
     fx_root.set_bin(BIN_FX, 0, 40)
-    parts = [fx.flash(fx_root, c, 0.6, (1.0, 0.3, 0.2, 1), life=0.3), Sequence(Wait(1.0), Func(fx_root.remove_node)),
+    parts = [Sequence(fx.flash(fx_root, c, 0.6, (1.0, 0.3, 0.2, 1), life=0.3), Func(fx_root.remove_node)),
              banner(stage, "CASUALTY BELOW", g, (1.0, 0.45, 0.3, 1), 2.2, 0.55)]
     stage.focus(0.0, 7, "tunnel_casualty", c, hold=3.0, distance=14.0)
     return Beat(Parallel(*_parts(*parts, peek(stage, 2.5))), 1.0)

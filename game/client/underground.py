@@ -191,6 +191,7 @@ class Underground:
         scene.root.set_shader_input("u_cut_alpha", 1.0)
         self.network = self.root.attach_new_node("network")
         self.people = self.root.attach_new_node("people")  # who is below: kept across rebuilds of the network
+        self.fx = self.root.attach_new_node("fx")  # the presenter's flashes and dust below: kept across rebuilds
         self.ceiling: p3d.NodePath | None = None
         self.pit: p3d.NodePath | None = None
         self.labels: list[p3d.NodePath] = []
