@@ -261,9 +261,15 @@ class Surface(Below):
         st.x, st.y, st.facing = spots[st.id]
         place(g, el, None)
         ug_state(g).came_from.pop(el.id, None)
-        g.emit({"type": "tunnel_emerge", "element": el.id, "section": sid, "x": sec.x, "y": sec.y,
-                "stands": [{"id": st.id, "type": st.type, "x": st.x, "y": st.y, "facing": st.facing}],
-                "clause": self.clause, "text": f"{el.name} comes up out of the ground at {sid}"})
+        placed = [{"id": st.id, "type": st.type, "x": st.x, "y": st.y, "facing": st.facing}]
+        ev = {"type": "tunnel_emerge", "element": el.id, "section": sid, "x": sec.x, "y": sec.y, "stands": placed,
+              "clause": self.clause, "text": f"{el.name} comes up out of the ground at {sid}"}
+        if el.side == "allied" or sid in tunnels.known(g, "allied"):
+            g.emit(ev)
+        else:  # a hatch the Allies have not found stays unfound (TUN-5): they see a stand come up, not where from
+            g.emit({**{k: v for k, v in ev.items() if k != "section"}, "x": st.x, "y": st.y,
+                    "text": f"{el.name} comes up out of the ground"}, visible="allied")
+            g.emit(ev, visible="insurgent")
         carry_up(g, st)
 
 

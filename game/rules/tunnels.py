@@ -385,6 +385,9 @@ def section_marker(g: Game, sec: SectionSetup, side: str, net: Network, knows: s
         out["use"] = sec.use
     if side in ("insurgent", "referee"):
         out["trapped"] = sec.trapped
+    if side == "referee":  # whether the Allied side has found it (the truth a referee reads, TUN-4, TUN-5)
+        st = state(g)
+        out["found"] = st is not None and sec.id in st.found
     return out
 
 

@@ -552,11 +552,11 @@ from game.rules.village_civilians import grazed, nearest_civilian, score, tensio
 
 # -- the chapter ---------------------------------------------------------------------------------------------
 def markers(g: Game, side: str) -> list[dict]:
-    """``civilian`` (public) and ``cache`` (Insurgent: all; Allied: found, secured or destroyed ones)."""
+    """``civilian`` (public) and ``cache`` (Insurgent and referee: all; Allied: found, secured or destroyed ones)."""
     out = [{"id": c.id, "kind": "civilian", "x": c.x, "y": c.y, "state": c.state, "treated": c.treated}
            for c in civilians(g)]
     for c in caches(g):
-        if c.state == "hidden" and side != "insurgent":
+        if c.state == "hidden" and side not in ("insurgent", "referee"):
             continue
         out.append({"id": c.id, "kind": "cache", "x": c.x, "y": c.y, "contents": c.kind, "state": c.state})
     return out

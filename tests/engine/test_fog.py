@@ -39,6 +39,8 @@ SUBPROCESS_GAMES = 20
 PROBE = 0.1
 """The chance that a step first probes refusals with hidden and made-up ids (DESIGN §6)."""
 STATS = {"games": 0, "messages": 0}
+SIGHT_HOPS = tomllib.loads((SCENARIO_DIR.parent / "game" / "data" / "underground.toml").read_text())["sight"]["hops"]
+"""TUN-12: a stand below sees from its own section into an adjacent one (the module's data)."""
 
 
 def plantation() -> dict:
@@ -79,12 +81,33 @@ def plantation_at_night_with_flares() -> dict:
 
 
 # -- the truth, and what must not leak ---------------------------------------------------------------
-def secrets(ref: dict, side: str) -> dict:
-    """What ``side`` must not learn, from the referee view."""
+def sight_below(ref: dict, side: str, hops: int | None) -> set[str]:
+    """The tunnel sections ``side`` sees into (TUN-12), worked out here from the referee's truth: those its
+    own elements are in and those within ``hops`` links of them (None: no underground sight at all, the
+    TUN module is off)."""
+    if hops is None:
+        return set()
+    links = {m["id"]: set(m.get("links", ())) for m in ref.get("markers", []) if m.get("kind") == "tunnel_section"}
+    for a, bs in list(links.items()):
+        for b in bs:
+            links.setdefault(b, set()).add(a)
+    ring = {e["underground"] for e in ref["elements"] if e["side"] == side and e.get("underground")}
+    for _ in range(hops):
+        ring |= {o for s in ring for o in links.get(s, ())}
+    return ring
+
+
+def secrets(ref: dict, side: str, hops: int | None = None) -> dict:
+    """What ``side`` must not learn, from the referee view; ``hops``: the TUN module's sight below (TUN-12)."""
     enemy = "insurgent" if side == "allied" else "allied"
-    hidden_els = {e["id"] for e in ref["elements"] if e["side"] == enemy and (e.get("blind") or e.get("reserve"))}
+    sight = sight_below(ref, side, hops)
+    # An enemy element in the network is as hidden as the Reserve Hand (TUN-24), unless it is in a section
+    # the side sees into (TUN-12): then its id, name and section are shown, never its stands' records.
+    hidden_els = {e["id"] for e in ref["elements"] if e["side"] == enemy and (e.get("blind") or e.get("reserve"))
+                  and not (e.get("underground") and e["underground"] in sight)}
     stands = {e["id"]: e for e in ref["stands"]}
-    hidden_stands = {sid for e in ref["elements"] if e["id"] in hidden_els for sid in e["stands"]}
+    hidden_stands = {sid for e in ref["elements"] if e["id"] in hidden_els
+                     for sid in e["stands"] + e.get("reserve_stands", [])}
     positions = {(round(stands[s]["x"], 3), round(stands[s]["y"], 3)) for s in hidden_stands if s in stands}
     markers = {(round(b["x"], 3), round(b["y"], 3)) for b in ref["blinds"]}
     seen = {(round(s["x"], 3), round(s["y"], 3)) for s in ref["stands"] if s["element"] not in hidden_els}
@@ -106,7 +129,15 @@ def secrets(ref: dict, side: str) -> dict:
         flares = [m for m in ref.get("markers", []) if m.get("kind") == "trip_flare"]
         out["ids"] |= {m["id"] for m in flares}
         out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in flares} - seen - markers
+    public = {(round(m["x"], 3), round(m["y"], 3)) for m in ref.get("markers", []) if m.get("kind") == "civilian"}
     if side == "allied":
+        # DD-9B.2, DD-9B.3, TUN-4, TUN-5, G-35: a booby trap not found, a cache not found, a tunnel section
+        # not found or explored: their ids and where they are
+        unfound = [m for m in ref.get("markers", []) if (m.get("kind") in ("booby_trap", "cache")
+                                                         and m.get("state") == "hidden")
+                   or (m.get("kind") == "tunnel_section" and not m.get("found"))]
+        out["ids"] |= {m["id"] for m in unfound}
+        out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in unfound} - seen - markers - public
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
         # A reserve sprung at an ambush point may stand exactly on it: a visible stand's position is
         # no secret, whatever else lies at the same spot.
@@ -153,7 +184,17 @@ def scan(msg: Any, side: str, secret: dict, where: str) -> None:
     walk(msg, "")
     if side == "allied":
         text = json.dumps(msg)
-        assert '"reserve": true' not in text and "ambush_points" not in text and '"reserves"' not in text, where
+        assert "ambush_points" not in text and '"reserves"' not in text, where
+
+        def reserve(x: Any) -> None:  # only its own elements below are in the Allies' hand (TUN-24)
+            if isinstance(x, dict):
+                assert not (x.get("reserve") is True and x.get("side") != side), f"{where}: an enemy's reserve flag"
+                for v in x.values():
+                    reserve(v)
+            elif isinstance(x, list):
+                for v in x:
+                    reserve(v)
+        reserve(msg)
 
 
 # -- a random player ----------------------------------------------------------------------------------
@@ -175,18 +216,20 @@ def fill(action: dict, rng: random.Random) -> dict:
 
 
 def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool = False, ai_game=None,
-         probe: float = 0.0) -> None:
-    """One random game; with chance ``probe`` a step first sends the side to act's probes of hidden
-    and made-up ids (:func:`probe_refusals`)."""
+         probe: float = 0.0, favour: dict[str, float] | None = None, actions: int = MAX_ACTIONS) -> None:
+    """One random game of ``actions`` acts at most; with chance ``probe`` a step first sends the side to act's
+    probes of hidden and made-up ids (:func:`probe_refusals`); ``favour``: weights of action types."""
     players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
     new = call("game.new", scenario=scenario, seed=seed, players=players, referee=True, side="referee")
     gid = new["game"]
     STATS["games"] += 1
     numbered = {s: 0 for s in (*SIDES, "referee")}  # the last event number each side has checked
 
+    hops = SIGHT_HOPS if (scenario.get("tunnels") or {}).get("module") else None
+
     def truth() -> dict:
         ref = call("game.view", game=gid, side="referee")
-        return {s: secrets(ref, s) for s in SIDES}, ref
+        return {s: secrets(ref, s, hops) for s in SIDES}, ref
 
     def consecutive(events: list[dict], side: str, where: str) -> None:
         """The events of one answer continue the side's own numbering with no gap (DESIGN §6)."""
@@ -201,7 +244,7 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
             g = ai_game(gid)
             scan(g.view(side), side, before[side], "AI view")
             scan(g.legal_actions(side), side, before[side], "AI actions")
-    for _ in range(MAX_ACTIONS):
+    for _ in range(actions):
         if ref["over"] or ref["to_act"] is None:
             break
         side = ref["to_act"]
@@ -228,8 +271,11 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
             offers = acts["actions"]
             weights = [0.2 if a["type"] == "pass" else 3.0 if a["type"] in (
                 "spot", "recon_by_fire", "blind_move", "spring_reserve", "fire", "recon_sweep", "call_fire",
-                "call_air", "mortar_fire", "gunship_run") else 1.0
+                "call_air", "mortar_fire", "gunship_run", "search", "descend", "crawl", "tunnel_fight",
+                "tunnel_search", "enter_tunnel", "emerge_tunnel") else 1.0
                 for a in offers]
+            if favour:
+                weights = [favour.get(a["type"], w) for a, w in zip(offers, weights)]
             action = fill(rng.choices(offers, weights)[0], rng)
             try:
                 res = call("game.act", game=gid, side=side, action=action)
@@ -280,6 +326,13 @@ def id_slots(mine: list[dict], at: list[float]) -> list[dict]:
                 {"type": "litter", "element": eid, "token": ID, "stand": ID},
                 {"type": "move", "element": eid, "mode": "patrol", "stands": {ID: at}},
                 {"type": "spring_reserve", "element": eid, "point": ID}]
+        # chapter 9B and the TUN module: a tunnel section, a cache, a casualty below, an enemy stand below
+        out += [{"type": t, "element": eid, "section": ID} for t in (
+            "enter_tunnel", "emerge_tunnel", "gas_tunnel", "tunnel_satchel", "destroy_tunnel", "set_charges",
+            "tunnel_rat", "descend", "crawl", "tunnel_search", "tunnel_charge")]
+        out += [{"type": "destroy_cache", "element": eid, "cache": ID},
+                {"type": "tunnel_carry", "element": eid, "token": ID},
+                {"type": "tunnel_fight", "element": eid, "target": ID}]
     return out
 
 
@@ -326,7 +379,7 @@ def scan_refusal(msg: dict, side: str, secret: dict, sent: str, where: str) -> N
     """A refusal holds no hidden fact: the scan of every message, and in its words no hidden id other
     than the one sent, no hidden name and no hidden position (DESIGN §6)."""
     scan(msg, side, {**secret, "ids": secret["ids"] - {sent}}, where)
-    text = json.dumps(msg)
+    text = json.dumps(unnamed(msg, sent))  # the id sent may hold another ("g1-g1_a", a stand below on its own)
     for ident in secret["ids"]:
         if ident != sent:
             assert not re.search(r"(?<![\w])" + re.escape(ident) + r"(?![\w])", text), \
@@ -426,6 +479,41 @@ def test_no_hidden_fact_reaches_a_side_through_the_subprocess():
         for n in range(SUBPROCESS_GAMES):
             rng = random.Random(5000 + n)
             play(proc.call, rng, scenarios[n % 2], seed=5000 + n, probe=PROBE / 4)
+
+
+def test_no_hidden_fact_reaches_a_side_in_the_tunnels():
+    """DD-9B, TUN-4, TUN-5, TUN-12, TUN-24, G-35: Cu Chi (the TUN module, a garrison below, booby traps, a
+    village with caches) under the same scan, with hidden-id probes: a trap, cache or section not found,
+    and an element below that the other side's stands below do not see into (TUN-12), are never shown."""
+    from game.rules.scenario import shipped_scenarios
+
+    raw = tomllib.loads(shipped_scenarios()["cu_chi"].read_text())
+    eng = InProcessEngine()
+    for n in range(4):
+        play(eng.call, random.Random(8100 + n), raw, seed=8100 + n, ai_insurgent=(n % 2 == 1), probe=3 * PROBE,
+             favour={"search": 12.0, "move": 4.0}, actions=24)
+    # the same table with the Tunnel Rats and the 1st Squad at the open bunker's hatch: the two sides'
+    # stands below meet, see into each other's sections and lose sight again
+    below = tunnels_below(raw)
+    for n in range(6):
+        play(eng.call, random.Random(8200 + n), below, seed=8200 + n, ai_insurgent=(n % 2 == 1), probe=3 * PROBE,
+             favour=BELOW, actions=36)
+
+
+BELOW = {"descend": 40.0, "crawl": 25.0, "tunnel_fight": 25.0, "tunnel_search": 6.0, "surface": 4.0, "pass": 0.05,
+         "move": 0.3, "set_overwatch": 0.3, "hold": 0.3}
+"""The tunnels' acts favoured, so the sides' stands below meet within a short game."""
+
+
+def tunnels_below(raw: dict) -> dict:
+    """Cu Chi with the Tunnel Rats (TUN-15) and the 1st Squad deployed at the hatch of bk_north (24, 38)."""
+    out = json.loads(json.dumps(raw))
+    spots = iter([[22.5, 39.6], [25.5, 39.6], [21.0, 41.2], [23.0, 41.8], [25.0, 41.8], [27.0, 41.2]])
+    for el in out["element"]:
+        if el["id"] in ("rats", "sq1"):
+            for st in el["stand"]:
+                st["at"] = next(spots)
+    return out
 
 
 def test_every_id_slot_refuses_a_hidden_id_as_a_made_up_one():

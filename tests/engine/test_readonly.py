@@ -8,8 +8,8 @@ call may change what a later action does. Random games are played in two engines
 nothing. Both get the same actions, picked at random from the reader's listing, and after every act
 or AI step their answers, their state hashes and every event (all of them, before any filtering for a
 side) must be the same. At the end the reader's save must load (DESIGN §5: loading replays and checks
-the hash). Every shipped scenario is played: ``search_and_destroy`` against the Jungle Ghost (DD-10.3,
-``game.step`` for its turns), the others hot seat with the referee view.
+the hash). Every shipped scenario is played: ``search_and_destroy`` and ``cu_chi`` against the Jungle Ghost
+(DD-10.3, ``game.step`` for its turns), the others hot seat with the referee view.
 
 The plain engine keeps process-wide caches of its own (:class:`Process`), as a second engine process
 would: a save made in one process is loaded in another, so a sightline the reader's listings traced in
@@ -42,6 +42,7 @@ SCENARIOS = {
     "firebase_relief": {"allied": "human", "insurgent": "human"},  # fire support on call (DD chapter 8)
     "thunder_road": {"allied": "human", "insurgent": "human"},  # armour (DD chapter 7)
     "canal_assault": {"allied": "human", "insurgent": "human"},  # the river (DD-9A.6-9A.14)
+    "cu_chi": {"allied": "human", "insurgent": "ai"},  # the tunnels (DD chapter 9B, the TUN module): the Ghost below
 }
 SUPPORT = ("call_fire", "mortar_fire", "call_air", "gunship_run")
 """Fire support (DD chapter 8): previewed over every scatter or deviation outcome (slow), so one a read."""
@@ -216,7 +217,7 @@ def play(sid: str, seed: int, max_acts: int, tally: Tally, reader: Process, plai
 
 # -- the tests ------------------------------------------------------------------------------------
 GAMES = {"village_sweep": (3, 11, 20), "rubber_plantation": (27, 4, 33), "search_and_destroy": (5, 8, 13),
-         "firebase_relief": (7, 19), "thunder_road": (2, 9), "canal_assault": (3, 14)}
+         "firebase_relief": (7, 19), "thunder_road": (2, 9), "canal_assault": (3, 14), "cu_chi": (3, 12)}
 MAX_ACTS = 30
 
 
@@ -281,3 +282,10 @@ def test_command_status_equals_the_uncached_answer_through_random_games():
     reader.call = checking  # type: ignore[method-assign]
     play("rubber_plantation", 27, 20, tally, reader, plain)
     assert not tally.divergences and checked > 20
+
+
+def test_every_shipped_scenario_is_played():
+    """DESIGN §5 holds on every table we ship: a new scenario joins SCENARIOS and GAMES."""
+    from game.rules.scenario import shipped_scenarios
+
+    assert set(SCENARIOS) == set(shipped_scenarios()) == set(GAMES)
