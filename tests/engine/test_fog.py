@@ -139,9 +139,10 @@ def secrets(ref: dict, side: str, hops: int | None = None) -> dict:
         out["ids"] |= {m["id"] for m in unfound}
         out["positions"] |= {(round(m["x"], 3), round(m["y"], 3)) for m in unfound} - seen - markers - public
         out["ids"] |= {p["id"] for p in ref.get("ambush_points", [])}
-        # A reserve sprung at an ambush point may stand exactly on it: a visible stand's position is
-        # no secret, whatever else lies at the same spot.
-        out["positions"] |= {(round(p["x"], 3), round(p["y"], 3)) for p in ref.get("ambush_points", [])} - seen
+        # A reserve sprung at an ambush point may stand exactly on it, and an element fading into a
+        # trapdoor leaves its Blind on it (DD-2.32): a visible stand's or marker's position is no secret,
+        # whatever else lies at the same spot.
+        out["positions"] |= {(round(p["x"], 3), round(p["y"], 3)) for p in ref.get("ambush_points", [])} - seen - markers
     return out
 
 
