@@ -14,6 +14,13 @@ still is taken, so a fireball or a bail-out can be caught in the air. ``--look X
 places the camera for the later still (default: over the last event's place). Rendering offscreen
 on a software renderer is slow (a few seconds a frame): one still at a time.
 
+``--label`` names the later still (default ``ambush``); ``--underground cutaway`` opens the cutaway over
+the tunnels for it and ``--underground crawl`` rides the torch-lit crawl behind the Allied stand below;
+``--frames N`` (with ``--play``) takes N stills spread over the played seconds, ``_f1`` … ``_fN``.
+
+    .venv/bin/python tools/screenshots.py cu_chi --seed 3 --threat 2 --skip-opening --until tunnel_move:1 \
+        --label crawl --underground crawl --play 2.2 --frames 3
+
 What it leaves out: no films (``dinkydau film``), no choice of the Allied player's moves.
 """
 
@@ -44,6 +51,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--play", type=float, default=0.0, help="seconds of the last batch played at 1x")
     p.add_argument("--look", default=None, help="X,Y,HEADING,PITCH,DISTANCE of the later still")
     p.add_argument("--skip-opening", action="store_true")
+    p.add_argument("--label", default="ambush", help="the later still's name (default: ambush)")
+    p.add_argument("--underground", choices=("cutaway", "crawl"), default=None,
+                   help="for the later still, open the cutaway over the tunnels, or ride the crawl below")
+    p.add_argument("--frames", type=int, default=0,
+                   help="with --play: N stills spread over the played seconds (the first, the middle, the last)")
     return p.parse_args(argv)
 
 
@@ -113,24 +125,47 @@ def later(app, a, out: Path, tag: str) -> None:
     app.camera.focus(x, y, 0, d)
     app.camera.goal.heading, app.camera.goal.pitch = h, p
     app.camera.snap()
+    if a.underground is not None:
+        below(app, a.underground)
+    stem = f"{a.name}_{a.label}"
     if a.play > 0:  # on a frame clock (as the film's): the same moment however slow the renderer
         import panda3d.core as p3d
 
+        steps = round(a.play * PLAY_FPS)
+        at = {round(k * (steps - 1) / (a.frames - 1)): k + 1 for k in range(a.frames)} if a.frames > 1 else {}
         clock = p3d.ClockObject.get_global_clock()
         clock.set_mode(p3d.ClockObject.M_non_real_time)
         clock.set_frame_rate(PLAY_FPS)
         try:
-            for _ in range(round(a.play * PLAY_FPS)):
+            for i in range(steps):
                 app.base.task_mgr.step()
+                if i in at:
+                    shoot(app, out / f"{stem}_f{at[i]}_hud-{tag}.jpg", True)
+                    shoot(app, out / f"{stem}_f{at[i]}-{tag}.jpg", False)
         finally:
             last = clock.get_frame_time()
             clock.set_mode(p3d.ClockObject.M_normal)
             clock.set_real_time(last)
+        if at:
+            return
     else:
         app.settle(seconds=0.3)
-    app.camera.snap()
-    shoot(app, out / f"{a.name}_ambush_hud-{tag}.jpg", True)
-    shoot(app, out / f"{a.name}_ambush-{tag}.jpg", False)
+    if app.scene.underground.crawl is None:
+        app.camera.snap()
+    shoot(app, out / f"{stem}_hud-{tag}.jpg", True)
+    shoot(app, out / f"{stem}-{tag}.jpg", False)
+
+
+def below(app, how: str) -> None:
+    """Open the cutaway over the tunnels (U), and for ``crawl`` ride behind the Allied stand below (U again)."""
+    under = app.scene.underground
+    if not under.known:
+        raise SystemExit("--underground: the Allied side knows no tunnel section at that moment")
+    app.toggle_underground()
+    if how == "crawl":
+        app.toggle_underground()
+        if under.crawl is None:
+            raise SystemExit("--underground crawl: no Allied stand below at that moment (try a later --until)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from game.ai import armour, support, tunnels
+from game.ai import armour, support, tunnels, tunnels_allied
 from game.ai.facade import SideView
 from game.ai.tactics import Picture, bearing, dist, expected, move_action, p_pin, ring_points, strip
 
@@ -66,7 +66,7 @@ def decide(f: SideView) -> dict:
         for score, action in element_options(pic, eid):
             cands.append((score, eid, action))
     cands += blind_options(pic)
-    cands += tunnels.below_options(pic)  # our stands in the tunnels (TUN module): none in other games
+    cands += tunnels_allied.below_options(pic)  # our stands in the tunnels (TUN module): none in other games
     if not cands:
         return {"type": "pass"}
     cands.sort(key=lambda c: (-c[0], c[1]))
@@ -178,7 +178,7 @@ def followers(pic: Picture, hq: str) -> list[str]:
     if tunnels.sections(pic):
         # In a tunnel sweep the engineers and the Tunnel Rats work the entrances: the HQ keeps to the
         # middle of the rifle squads (with them too the platoon crowded round it and stalled).
-        others = [e for e in others if not tunnels.specialist(pic, e)] or others
+        others = [e for e in others if not tunnels_allied.specialist(pic, e)] or others
     if not company(pic):
         return others
     radio = radio_elements(pic)
@@ -262,8 +262,8 @@ def element_options(pic: Picture, eid: str) -> list[tuple[float, dict]]:
     act = search(pic, eid, best_fire, foe_d)
     if act is not None:
         out.append(act)
-    # Tunnels, traps and the village (DD chapter 9B, TUN): nothing without their offers (game.ai.tunnels).
-    out += tunnels.allied_options(pic, eid, best_fire, foe_d)
+    # Tunnels, traps and the village (DD chapter 9B, TUN): nothing without their offers (game.ai.tunnels_allied).
+    out += tunnels_allied.allied_options(pic, eid, best_fire, foe_d)
     out += casevac(pic, eid, foe_d)
     move = pic.offer(eid, "move", mode="patrol")
     if (covering(pic, eid) or carrying(pic, eid)) and not closing(pic):
@@ -328,7 +328,7 @@ def search(pic: Picture, eid: str, best_fire: float, foe_d: float) -> tuple[floa
     if offer is None or best_fire >= 0.5 or foe_d < SEARCH_CLEAR:
         return None
     done = {m["id"] for m in pic.f.view.get("markers", []) if m.get("kind") == "searched"}
-    # The ground (DD-9B.3) is searched by the specialists where they stand (game.ai.tunnels.search_ground).
+    # The ground (DD-9B.3) is searched by the specialists where they stand (game.ai.tunnels_allied.search_ground).
     todo = [fid for fid in offer["params"]["feature"]["choices"] if f"searched_{fid}" not in done and fid != "ground"]
     if not todo:
         return None
@@ -690,9 +690,9 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
         # on the table, 4" or more away; a move spends its turn's fire).
         goal, keep = pc, MORTAR_TRAIL
         marching = False
-    elif (escort := tunnels.escort_goal(pic, eid)) is not None:
+    elif (escort := tunnels_allied.escort_goal(pic, eid)) is not None:
         # A tunnel sweep: the engineers and the Tunnel Rats keep close behind a rifle squad (TUN-16: the
-        # Rats' escort), until an entrance or a search gives them work (game.ai.tunnels).
+        # Rats' escort), until an entrance or a search gives them work (game.ai.tunnels_allied).
         goal, keep = escort
         marching = False
     else:
@@ -708,7 +708,7 @@ def advance(pic: Picture, eid: str, move: dict) -> tuple[float, dict] | None:
         return None
     out_of_command = el.get("in_command") is False
     radioed = eid in radio_elements(pic)
-    friends = [pic.centre(e) for e in pic.mine if e != eid and not tunnels.trailing(pic, eid, e)]
+    friends = [pic.centre(e) for e in pic.mine if e != eid and not tunnels_allied.trailing(pic, eid, e)]
     foes = pic.foe_points()
     cands = ring_points(me, reach, pic.w, pic.h, fractions=(1.0, 0.75, 0.5, 0.33))
     # DD-8.9: keep out of the Danger Close ring of our own missions on their way (none without support).

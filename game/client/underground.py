@@ -379,8 +379,11 @@ class Underground:
         stands = {s["id"]: s for s in view.get("stands") or []}
         below: dict[str, list[dict]] = {}
         for eid, e in elements.items():
-            if eid in self.where:
-                below.setdefault(self.where[eid], []).extend(stands[s] for s in e.get("stands", []) if s in stands)
+            if eid in self.where:  # the engine's element below lists its stands' records in ``below``
+                group = [stands[s] for s in e.get("stands", []) if s in stands]
+                group += [{**s, "side": s.get("side", e.get("side"))} for s in e.get("below") or []
+                          if s.get("id") not in {g["id"] for g in group}]
+                below.setdefault(self.where[eid], []).extend({**s, "element": eid} for s in group)
         hide = {s["id"] for group in below.values() for s in group}
         for sid in self.hidden - hide:
             piece = pieces.stands.get(sid)
@@ -430,6 +433,7 @@ class Underground:
         lib = self.scene.pieces.library
         node = self.people.attach_new_node(f"under-{s['id']}")
         node.set_tag("stand", s["id"])
+        node.set_tag("element", str(s.get("element", "")))
         key = str(s.get("model") or s.get("type") or "")
         model = lib.instance(key, node) if lib.has(key) else None
         if model is None:
@@ -545,6 +549,9 @@ class Crawl:
         self.base = base
         self.element = element
         self.leg: tuple[str, str, float] | None = None
+        self.last: tuple[str, str] | None = None  # the leg it crawled last (from, to)
+        self.behind: str | None = None  # the section before that leg's start: the eye trails through it
+        self.stale: str | None = None  # where the view had it when its last leg ended (the view lags the crawl)
         scene = layer.scene
         self.hidden = [n for n in (scene.table.root, scene.pieces.root, scene.overlays) if not n.is_hidden()]
         for n in self.hidden:
@@ -565,26 +572,27 @@ class Crawl:
         self.refresh()
 
     def refresh(self) -> None:
-        """Between moves: look from the element's section toward its next one (the first link)."""
-        if self.leg is not None:
-            return
+        """Between moves: look into the element's section from the tube it came by (or, before its first
+        move, from the tube of its first link), the eye in the tunnels."""
         sid = self.layer.where.get(self.element)
+        if self.leg is not None and (self.leg[2] < 1.0 or sid in (self.leg[1], self.stale, None)):
+            return  # crawling, or resting where its last leg ended (the view may not say so yet)
         sec = self.layer.secs.get(sid) if sid else None
         if sec is None:
             return
-        nxt = sec.links[0] if sec.links else None
-        self.leg = (sid, nxt, 0.0) if nxt else (sid, sid, 0.0)
+        came = self.last[0] if self.last is not None and self.last[1] == sid else None
+        came = came or (sec.links[0] if sec.links else None)
+        self.leg = (came, sid, 1.0) if came else (sid, sid, 0.0)
         self._pose()
         self.leg = None
 
     def move(self, a: str, b: str, k: float) -> None:
-        self.leg = (a, b, k) if k < 1.0 else None
-        if self.leg is None:
-            self.leg = (a, b, 1.0)
-            self._pose()
-            self.leg = None
-        else:
-            self._pose()
+        if self.last is None or self.last[:2] != (a, b):  # a new leg: the one before it is the way behind
+            self.behind = self.last[0] if self.last is not None and self.last[1] == a else None
+            self.last = (a, b)
+        self.leg = (a, b, min(k, 1.0))  # at 1.0 it rests there, looking on from the tube it came by
+        self.stale = self.layer.where.get(self.element) if k >= 1.0 else None
+        self._pose()
 
     def _pose(self) -> None:
         a, b, k = self.leg
@@ -595,7 +603,8 @@ class Crawl:
             h0 = math.radians(secs[a].heading)
             pos, h, p = (secs[a].x - math.cos(h0), secs[a].y - math.sin(h0), secs[a].z + 0.62), secs[a].heading - 90, 0.0
         else:
-            pos, h, p = ug.crawl_pose(secs[a], secs[b], k)
+            prev = secs.get(self.behind) if self.behind is not None and self.last == (a, b) else None
+            pos, h, p = ug.crawl_pose(secs[a], secs[b], k, prev=prev)
         cam = self.base.camera
         cam.set_pos(*pos)
         cam.set_hpr(h, p - 17.0, 0)  # looking a little down, at the rat ahead
@@ -603,9 +612,8 @@ class Crawl:
     def _tick(self, task):
         if self.layer.root.is_empty():
             return task.done
-        if self.leg is None:
-            self.refresh()
-        else:
+        self.refresh()
+        if self.leg is not None:
             self._pose()
         cam = self.base.camera
         render = cam.get_top()
@@ -647,9 +655,7 @@ def animate_figure(layer: Underground, element: str, a: str, b: str, seconds: fl
     if a not in secs or b not in secs:
         return None
     sa, sb = secs[a], secs[b]
-    figs = [f for sid, f in layer.figures.items() if layer.scene.pieces.stands.get(sid) is None
-            or layer.scene.pieces.stands[sid].element == element]
-    figs = [f for f in figs if not f.is_empty()]
+    figs = [f for f in layer.figures.values() if not f.is_empty() and f.get_tag("element") == element]
     h = ug.heading_of(sa, sb)
 
     def at(k: float) -> None:

@@ -212,18 +212,32 @@ def slots(sec: Section, n: int) -> list[tuple[float, float, float]]:
     return out
 
 
-def crawl_pose(a: Section, b: Section, k: float, back: float = 1.0,
-               eye: float = 0.58) -> tuple[tuple[float, float, float], float, float]:
+def crawl_pose(a: Section, b: Section, k: float, back: float = 1.0, eye: float = 0.58,
+               prev: Section | None = None) -> tuple[tuple[float, float, float], float, float]:
     """The rat's eye ``k`` (0..1) of the way from ``a`` to ``b``: a point ``back`` inches behind where the
-    stand is and ``eye`` inches above the floor, its heading (degrees, 0 north as Panda's h) and pitch."""
+    stand is and ``eye`` inches above the floor, with its heading (degrees, 0 north as Panda's h) and pitch
+    toward the stand. The eye trails along the way the stand came (the tube from ``prev``), so it stays in
+    the tunnels; with no way behind, it waits in ``a`` (never behind its far wall)."""
     (ax, ay, az), (bx, by, bz) = a.centre, b.centre
-    dx, dy, dz = bx - ax, by - ay, bz - az
-    d = math.sqrt(dx * dx + dy * dy + dz * dz) or 1.0
+    d = math.dist((ax, ay, az), (bx, by, bz)) or 1.0
+    u = ((bx - ax) / d, (by - ay) / d, (bz - az) / d)
     k = max(0.0, min(1.0, k))
-    px, py, pz = ax + dx * k - dx / d * back, ay + dy * k - dy / d * back, az + dz * k - dz / d * back
-    heading = math.degrees(math.atan2(-dx, dy))
-    pitch = math.degrees(math.atan2(dz, math.hypot(dx, dy)))
-    return (px, py, pz - TUBE_R + eye), heading, pitch
+    s = k * d - back
+    if s >= 0.0 or prev is None:
+        s = max(s, -0.3)  # a hand's breadth into the section it leaves, no further
+        cam = (ax + u[0] * s, ay + u[1] * s, az + u[2] * s)
+    else:
+        (px, py, pz) = prev.centre
+        dp = math.dist((px, py, pz), (ax, ay, az)) or 1.0
+        t = min(-s, dp)
+        cam = (ax + (px - ax) / dp * t, ay + (py - ay) / dp * t, az + (pz - az) / dp * t)
+    stand = (ax + u[0] * k * d, ay + u[1] * k * d, az + u[2] * k * d)
+    vx, vy, vz = stand[0] - cam[0], stand[1] - cam[1], stand[2] - cam[2]
+    if math.hypot(vx, vy) < 0.2:  # on top of the stand: look the way it goes
+        vx, vy, vz = u
+    heading = math.degrees(math.atan2(-vx, vy))
+    pitch = math.degrees(math.atan2(vz, math.hypot(vx, vy)))
+    return (cam[0], cam[1], cam[2] - TUBE_R + eye), heading, pitch
 
 
 def along(a: Section, b: Section, k: float) -> tuple[float, float, float]:

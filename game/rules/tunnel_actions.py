@@ -131,18 +131,6 @@ def in_network(g: Game, side: str = "insurgent") -> list[Element]:
             if g.state.elements[e].side == side and g.state.living(g.state.elements[e])]
 
 
-def _drift(g: Game, delta: int, why: str, clause: str) -> None:
-    """Civic Drift moves through the one place that moves it (``village.drift``; HD) when there is one."""
-    try:
-        from game.rules import village
-    except ImportError:  # pragma: no cover - the village chapter ships with this one
-        from game.rules.detection import civic_drift
-
-        civic_drift(g, delta, why, clause)
-        return
-    village.drift(g, delta, why, clause)
-
-
 # -- DD-9B.3: the Search finder ---------------------------------------------------------------------------
 def _hidden_in(g: Game, area: Any, feature_id: str | None) -> list[SectionSetup]:
     st = tunnels.state(g)

@@ -294,9 +294,9 @@ def tunnel_rat(g: Game, el: Element, sec: SectionSetup, rat: Stand, collapse: bo
         _intel(g, el, sec, r.clause)
     elif result == "cache":
         g.state.sides["allied"].vp += r.cache_vp
-        from game.rules.tunnel_actions import _drift
+        from game.rules.village import drift
 
-        _drift(g, r.cache_drift, f"{rat.id} finds a cache in the tunnels", r.clause)
+        drift(g, r.cache_drift, f"{rat.id} finds a cache in the tunnels", r.clause)
         if collapse:
             tunnels.collapse(g, sec.id, "charge", r.clause)
     return result

@@ -135,6 +135,10 @@ def render_view(g: Game, side: str) -> dict:
             # reader that walks "stands" finds only pieces on the table.
             e["reserve_stands"] = e["stands"]
             e["stands"] = []
+            if below is not None:  # in a section the side sees (TUN-12): what its stands are, not where
+                e["below"] = [{"id": st.id, "type": st.type, "name": g.book.stands[st.type].name,
+                               "model": g.book.stands[st.type].model, "side": st.side,
+                               "wounded": 0 < st.hits < g.book.stands[st.type].hits} for st in living]
             elements.append(e)
             continue
         elements.append(e)

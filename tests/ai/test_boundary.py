@@ -13,7 +13,7 @@ from game.rules.scenario import resolve_scenario
 from game.rules.state import GameState
 
 AI_DIR = Path(__file__).resolve().parents[2] / "game" / "ai"
-DECISION_MODULES = ("ghost.py", "autopilot.py", "tactics.py", "support.py", "tunnels.py")
+DECISION_MODULES = ("ghost.py", "autopilot.py", "tactics.py", "support.py", "tunnels.py", "tunnels_allied.py")
 
 
 def _game(seed=3):

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 from game.ai import autopilot, ghost
 from game.ai import tunnels as ai_tunnels
+from game.ai import tunnels_allied as ai_allied
 from game.ai.facade import SideView
 from game.rules import jungle_ghost, tunnels
 from game.rules.game import Game
@@ -187,8 +188,8 @@ def test_without_tunnel_offers_the_module_proposes_nothing():  # the other scena
 
     pic = Picture(SideView.of(g, "allied"))
     assert ai_tunnels.sections(pic) == {}  # fog: the Allied view has no hidden section
-    assert ai_tunnels.entrance_options(pic, "sq1", 0.0, 99.0) == []
-    assert ai_tunnels.below_options(pic) == []
+    assert ai_allied.entrance_options(pic, "sq1", 0.0, 99.0) == []
+    assert ai_allied.below_options(pic) == []
 
 
 # -- the scenario --------------------------------------------------------------------------------------------
@@ -211,10 +212,15 @@ def test_a_short_cu_chi_game_plays_to_its_end():  # DD-9B; TUN-13; DD-10.3
 
 
 def test_the_tunnel_players_touch_only_the_facade():  # the AI never decides a rule (DESIGN §6)
-    import ast
     from pathlib import Path
 
-    src = (Path(ai_tunnels.__file__)).read_text()
+    for module in (ai_tunnels, ai_allied):
+        check_facade(Path(module.__file__).read_text())
+
+
+def check_facade(src: str) -> None:
+    import ast
+
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             mod = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name

@@ -96,6 +96,18 @@ def test_the_crawl_rides_behind_along_the_tube():
     assert h == pytest.approx(math.degrees(math.atan2(-ux, uy)))
 
 
+def test_the_crawl_eye_stays_in_the_tunnels():
+    # the eye trails through the tube the stand came by; with none behind, it waits in the section it leaves
+    secs = ug.sections(section_markers("insurgent"))
+    a, b, prev = secs["t1"], secs["j1"], secs["e1"]
+    (x, y, _), _, _ = ug.crawl_pose(a, b, 0.0)
+    assert math.dist((x, y), (a.x, a.y)) <= 0.3 + 1e-6, "never behind the far wall of the section it leaves"
+    (x, y, _), h, _ = ug.crawl_pose(a, b, 0.0, prev=prev)
+    px, py = prev.x - a.x, prev.y - a.y
+    assert abs((x - a.x) * py - (y - a.y) * px) < 1e-6 and (x - a.x) * px + (y - a.y) * py > 0, "in the tube behind"
+    assert h == pytest.approx(math.degrees(math.atan2(-(a.x - x), a.y - y))), "looking at the stand"
+
+
 # -- the layer on a table ------------------------------------------------------------------------------
 @pytest.fixture
 def table(make_app):

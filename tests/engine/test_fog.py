@@ -276,7 +276,7 @@ def play(call, rng: random.Random, scenario: dict, seed: int, ai_insurgent: bool
                 "tunnel_search", "enter_tunnel", "emerge_tunnel") else 1.0
                 for a in offers]
             if favour:
-                weights = [favour.get(a["type"], w) for a, w in zip(offers, weights)]
+                weights = [favour.get(a["type"], w) for a, w in zip(offers, weights, strict=True)]
             action = fill(rng.choices(offers, weights)[0], rng)
             try:
                 res = call("game.act", game=gid, side=side, action=action)

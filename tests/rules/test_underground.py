@@ -237,6 +237,12 @@ def test_the_allied_side_sees_the_garrison_only_from_the_next_section():
     crawl(g, "rat1", "t2")  # t2 is next to d1: now it sees in
     shown = {e["id"]: e for e in g.view("allied")["elements"]}
     assert shown["g1"]["underground"] == "d1" and "quality" not in shown["g1"]
+    # what its stands are, not where: `below` records, no stand on the table (DD-4.8 shape)
+    assert [b["type"] for b in shown["g1"]["below"]] == [g.state.stands[s].type for s in shown["g1"]["reserve_stands"]]
+    assert not {b["id"] for b in shown["g1"]["below"]} & {s["id"] for s in g.view("allied")["stands"]}
+    assert all(set(b) == {"id", "type", "name", "model", "side", "wounded"} for b in shown["g1"]["below"])
+    own = {e["id"]: e for e in g.view("allied")["elements"]}["rats-rat1"]
+    assert [b["id"] for b in own["below"]] == ["rat1"]  # its owner's too, so its figures stand in t2
     # TUN-24: the Insurgent sees its whole network; the Allied side what it has found
     ins = {m["id"] for m in g.view("insurgent")["markers"] if m["kind"] == "tunnel_section"}
     ally = {m["id"] for m in g.view("allied")["markers"] if m["kind"] == "tunnel_section"}
