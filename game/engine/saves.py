@@ -2,7 +2,7 @@
 
 A save document is JSON:
 
-    {"format": "dinkydau-save", "version": 3, "ruleset": "dinky_dau",
+    {"format": "dinkydau-save", "version": 3, "ruleset": "dinky_dau",   (the ruleset replays it: game.rulesets)
      "scenario": {...the scenario object...}, "seed": 7, "players": {...}, "referee": false,
      "seats": {"allied": [{"name": "Ames", "commands": ["hq", "wpn"]}, ...]},   (co-op sides only)
      "actions": [{"side": "allied", "action": {...}, "seat": "Ames"},
@@ -33,14 +33,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game import rulesets
 from game.engine import wire
 from game.engine.store import build_checked
-from game.rules import coop
-from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
-from game.rules.game import RULESET, Game
-from game.rules.players import ai_may_act, before_ai_acts, new_game
-from game.rules.scenario import ScenarioError
+from game.rulesets.base import ParamError, Ruleset, ScenarioError
 
 FORMAT = "dinkydau-save"
 VERSION = 3
@@ -60,12 +57,13 @@ class SaveError(ValueError):
 class Loaded:
     """A replayed save: the game, its log and snapshots, who plays each side, the co-op teams."""
 
-    game: Game
+    game: Any
     log: list[dict]
     snapshots: list[dict]
     players: dict[str, str]
-    teams: dict[str, coop.Team] = field(default_factory=dict)
+    teams: dict[str, Any] = field(default_factory=dict)
     referee: bool = False
+    ruleset: Ruleset = field(default_factory=lambda: rulesets.get(rulesets.DEFAULT))
 
 
 def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = None,
@@ -76,23 +74,19 @@ def log_entry(side: str, action: Any, by_ai: bool = False, seat: str | None = No
             **({"seat": seat} if seat is not None else {})}
 
 
-def _replay_ai(game: Game, entry: dict, where: str) -> dict | None:
-    """An AI's logged action, replayed as it happened: the rules' own steps before a computer side
-    acts, the ``ai`` stream as the choice left it, then the action (DESIGN §5)."""
+def _replay_ai(rs: Ruleset, game: Any, entry: dict, where: str) -> dict | None:
+    """An AI's logged action, replayed as it happened (the ruleset's ``ai_replay``: its own steps before
+    a computer side acts, the computer's dice stream as the choice left it, then the action; DESIGN §5)."""
     stream = entry.get("ai_stream")
     if not isinstance(stream, int) or isinstance(stream, bool) or not 0 <= stream < 2**64:
         raise SaveError(f"{where}.ai_stream: missing or not a 64-bit whole number")
-    before_ai_acts(game)
-    if entry["action"] is None:
-        if ai_may_act(game, entry["side"]):
-            raise SaveError(f"{where}: the save says the {entry['side']} side had no move, but it has")
-        game.dice.streams["ai"] = stream
-        return None
-    if not ai_may_act(game, entry["side"]):
-        raise SaveError(f"{where}: the {entry['side']} side does not have the move on replay")
-    action = wire.clean_action(entry["action"], f"{where.rsplit(': ', 1)[-1]}.action")
-    game.dice.streams["ai"] = stream
-    game.act(entry["side"], action)
+    action = None
+    if entry["action"] is not None:
+        action = wire.clean_action(entry["action"], f"{where.rsplit(': ', 1)[-1]}.action")
+    try:
+        rs.ai_replay(game, entry["side"], action, stream)
+    except ParamError as exc:
+        raise SaveError(f"{where}: {exc.message}") from exc
     return action
 
 
@@ -103,40 +97,41 @@ def integrity(doc: dict) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def make_save(game: Game, log: list[dict], snapshots: list[dict], players: dict, referee: bool,
-              teams: dict[str, coop.Team] | None = None) -> dict:
+def make_save(game: Any, log: list[dict], snapshots: list[dict], players: dict, referee: bool,
+              teams: dict[str, Any] | None = None, ruleset: Ruleset | None = None) -> dict:
+    rs = ruleset or rulesets.of_scenario(game.scenario)
     doc = {
-        "format": FORMAT, "version": VERSION, "ruleset": RULESET,
-        "scenario": game.scenario.raw, "seed": game.state.seed, "threat": game.state.threat,
+        "format": FORMAT, "version": VERSION, "ruleset": rs.id,
+        "scenario": game.scenario.raw, "seed": game.state.seed, **rs.save_options(game),
         "players": players, "referee": referee,
-        **({"seats": {side: team.spec() for side, team in teams.items()}} if teams else {}),
+        **({"seats": {side: rs.team_spec(team) for side, team in teams.items()}} if teams else {}),
         "actions": log, "snapshots": snapshots, "hash": game.hash(), "state": game.snapshot(),
     }
     doc["integrity"] = integrity(doc)
     return doc
 
 
-def _teams(doc: dict, scenario: Any, players: dict, where: str) -> dict[str, coop.Team]:
+def _teams(rs: Ruleset, doc: dict, scenario: Any, players: dict, where: str) -> dict[str, Any]:
     """The co-op teams of a save (field ``seats``), validated as ``game.new`` validates them."""
     raw = doc.get("seats", {})
     if not isinstance(raw, dict):
         raise SaveError(f"{where}: field 'seats' must be an object {{side: [seats]}}")
     teams = {}
     for side, spec in raw.items():
-        if side not in SIDES:
-            raise SaveError(f"{where}: field 'seats.{side}': no such side (sides: {', '.join(SIDES)})")
+        if side not in rs.sides:
+            raise SaveError(f"{where}: field 'seats.{side}': no such side (sides: {', '.join(rs.sides)})")
         if players.get(side, "human") != "human":
             raise SaveError(f"{where}: field 'seats.{side}': a co-op side is played by humans, but "
                             f"'players.{side}' is {players.get(side)!r}")
         try:
-            teams[side] = coop.assign(side, scenario.elements, {"seats": spec})
-        except coop.CoopError as exc:
+            teams[side] = rs.assign_team(side, scenario, {"seats": spec})
+        except ParamError as exc:
             path = f"seats.{side}" + exc.field.removeprefix("seats")
             raise SaveError(f"{where}: field '{path}': {exc.message}") from exc
     return teams
 
 
-def replay(doc: Any, where: str = "save") -> tuple[Game, list[dict], list[dict]]:
+def replay(doc: Any, where: str = "save") -> tuple[Any, list[dict], list[dict]]:
     """Rebuild a game from a save document, checking hashes. Returns (game, log, snapshots)."""
     loaded = load(doc, where)
     return loaded.game, loaded.log, loaded.snapshots
@@ -156,16 +151,25 @@ def load(doc: Any, where: str = "save") -> Loaded:
     for key, kind in (("scenario", dict), ("seed", int), ("actions", list), ("snapshots", list), ("hash", str)):
         if not isinstance(doc.get(key), kind) or (kind is int and isinstance(doc.get(key), bool)):
             raise SaveError(f"{where}: field '{key}' is missing or not a {kind.__name__}")
+    rid = doc.get("ruleset", rulesets.DEFAULT)
+    rs = rulesets.get(rid) if isinstance(rid, str) else None
+    if rs is None:
+        raise SaveError(f"{where}: field 'ruleset' {str(rid)[:40]!r} is not a ruleset of this engine "
+                        f"(rulesets: {', '.join(r.id for r in rulesets.all_rulesets())})")
     try:
         scenario = build_checked(doc["scenario"], f"{where}: scenario")
     except ScenarioError as exc:
         raise SaveError(f"{where}: the saved scenario is invalid: {exc}") from exc
-    threat = doc.get("threat", 2)
-    if threat not in (1, 2, 3):
-        raise SaveError(f"{where}: field 'threat' must be 1, 2 or 3, got {threat!r}")
+    if not rs.owns(scenario):
+        raise SaveError(f"{where}: field 'ruleset' {rs.id!r}: the saved scenario is a "
+                        f"{rulesets.of_scenario(scenario).id} scenario")
+    try:
+        options = rs.load_options(doc)
+    except ParamError as exc:
+        raise SaveError(f"{where}: {exc.message}") from exc
     players = doc.get("players") if isinstance(doc.get("players"), dict) else {}
-    teams = _teams(doc, scenario, players, where)
-    game = new_game(scenario, doc["seed"], threat, {side: players.get(side, "human") for side in SIDES})
+    teams = _teams(rs, doc, scenario, players, where)
+    game = rs.new_game(scenario, doc["seed"], options, {side: players.get(side, "human") for side in rs.sides})
     expected = {}
     for i, snap in enumerate(doc["snapshots"]):
         if not isinstance(snap, dict) or not isinstance(snap.get("after"), int) or not isinstance(snap.get("hash"), str):
@@ -191,19 +195,19 @@ def load(doc: Any, where: str = "save") -> Loaded:
             if seat is not None:
                 raise SaveError(f"{where}: actions[{i}].seat: the {entry['side']} side "
                                 f"{'is the AI' if by_ai else 'is not played in co-op'}; no seat acts for it")
-        elif not isinstance(seat, str) or team.seat(seat) is None:
+        elif not isinstance(seat, str) or not rs.has_seat(team, seat):
             raise SaveError(f"{where}: actions[{i}].seat: {seat!r} is not a seat of the {entry['side']} side "
-                            f"(seats: {', '.join(team.names())})")
+                            f"(seats: {', '.join(rs.team_names(team))})")
         try:
             if by_ai:
                 # What the AI chose is read, never chosen again: no AI code runs (DESIGN §5), so a save
                 # outlives any change to the computer players.
-                action = _replay_ai(game, entry, f"{where}: actions[{i}]")
+                action = _replay_ai(rs, game, entry, f"{where}: actions[{i}]")
             else:
                 # Typed as game.act types it (DESIGN §4): a save is as much from outside as the wire.
                 action = wire.clean_action(entry["action"], f"actions[{i}].action")
                 if team is not None:
-                    coop.check(team, game, entry["side"], seat, action)
+                    rs.check_seat(team, game, entry["side"], seat, action)
                 game.act(entry["side"], action)
         except wire.WireError as exc:
             raise SaveError(f"{where}: field {exc.message.removeprefix('param ')}") from exc
@@ -224,9 +228,9 @@ def load(doc: Any, where: str = "save") -> Loaded:
     if not isinstance(doc.get("integrity"), str) or doc["integrity"] != digest:
         raise SaveError(f"{where}: field 'integrity' does not match the document: the save was edited "
                         f"(every field is covered, 'players', 'referee' and 'seats' too)")
-    session_players = players if isinstance(doc.get("players"), dict) else {"allied": "human", "insurgent": "ai"}
-    return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in SIDES}, teams,
-                  doc.get("referee") is True)
+    session_players = players if isinstance(doc.get("players"), dict) else dict(rs.default_players)
+    return Loaded(game, log, snapshots, {side: session_players.get(side, "human") for side in rs.sides}, teams,
+                  doc.get("referee") is True, rs)
 
 
 def write_save(path: str | Path, doc: dict) -> Path:

@@ -21,17 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game import __version__
-from game.ai import players as ai_players
+from game import __version__, rulesets
 from game.engine import access, saves, wire
 from game.engine.access import Connection, Grant
 from game.engine.store import SaveSlots, ScenarioFolders, StoreError, slot_name
-from game.rules import coop
-from game.rules.data import SIDES
 from game.rules.errors import IllegalAction
-from game.rules.game import RULESET, Game
-from game.rules.players import new_game
-from game.rules.scenario import ScenarioError
+from game.rulesets.base import ParamError, Ruleset, ScenarioError
 
 PROTOCOL_VERSION = 1
 
@@ -83,18 +78,20 @@ class Session:
     """One game with its players, its co-op teams and its action log (for saves)."""
 
     id: str
-    game: Game
+    game: Any
     players: dict[str, str]
     referee: bool
     log: list[dict] = field(default_factory=list)
     snapshots: list[dict] = field(default_factory=list)
     glb: str | None = None
-    teams: dict[str, coop.Team] = field(default_factory=dict)
+    teams: dict[str, Any] = field(default_factory=dict)
     """The co-op sides and their seats (DD-10.16); a co-op side is a "human" player in ``players``."""
     keys: access.Keys = field(default_factory=access.Keys)
     """The game's tokens and what each grants."""
     network: bool = False
     """Created by a network connection (it expires when no open connection holds it)."""
+    ruleset: Ruleset = field(default_factory=lambda: rulesets.get(rulesets.DEFAULT))
+    """The rules the game is played by (``game.rulesets``): everything the protocol asks of them."""
 
 
 def _param(params: dict, name: str, kind: type | tuple, required: bool = True, default: Any = None) -> Any:
@@ -111,16 +108,9 @@ def _param(params: dict, name: str, kind: type | tuple, required: bool = True, d
     return value
 
 
-def _previewable() -> tuple[str, ...]:
-    """The action types ``game.preview`` answers (``odds.previewable()``: the core's and each chapter
-    action with its own odds); none without the odds module.
-    ``odds.preview`` also refuses fire from under a Blind (its stands are not on the table yet), so an
-    offer marked ``from_blind`` is not previewable either (docs/protocol.md, game.actions)."""
-    try:
-        from game.rules import odds
-    except ImportError:
-        return ()
-    return odds.previewable()
+def _param_error(exc: ParamError) -> RpcError:
+    """A ruleset's refusal of a parameter, as the protocol's -32602 naming the field."""
+    return bad_param(exc.field, exc.message)
 
 
 def _rss_mb() -> float:
@@ -250,8 +240,8 @@ class Engine:
         if side == "referee":
             if not (allow_referee and s.referee):
                 raise bad_param("side", "the referee view exists only for games created with referee: true")
-        elif side not in SIDES:
-            raise bad_param("side", f"unknown side '{side}' (sides: {', '.join(SIDES)})")
+        elif side not in s.ruleset.sides:
+            raise bad_param("side", f"unknown side '{side}' (sides: {', '.join(s.ruleset.sides)})")
         if not access.may_read(conn.grants(s.id), side):
             raise RpcError(FORBIDDEN, f"this connection holds no token for the {side} side of {s.id}",
                            {"field": "side"})
@@ -268,11 +258,11 @@ class Engine:
         if seat is None:
             if required:
                 raise bad_param("seat", f"param 'seat' is required: the {side} side is played in co-op "
-                                        f"by {', '.join(team.names())} (DD-10.16)")
+                                        f"by {', '.join(s.ruleset.team_names(team))} (DD-10.16)")
             return None
-        if team.seat(seat) is None:
+        if not s.ruleset.has_seat(team, seat):
             raise bad_param("seat", f"param 'seat': no seat {seat!r} on the {side} side "
-                                    f"(seats: {', '.join(team.names())})")
+                                    f"(seats: {', '.join(s.ruleset.team_names(team))})")
         return seat
 
     def _may_save(self, s: Session, conn: Connection) -> bool:
@@ -285,7 +275,7 @@ class Engine:
         v["players"] = dict(s.players)
         teams = [t for t in s.teams.values() if side in (t.side, "referee")]
         if teams:  # a co-op side's seats, to that side and the referee only (DESIGN §6)
-            v["seats"] = [seat for t in teams for seat in coop.describe(t, s.game)]
+            v["seats"] = [seat for t in teams for seat in s.ruleset.seats(t, s.game)]
         glb = self._glb(s)
         if glb:
             v["scenario"]["glb"] = glb
@@ -295,9 +285,7 @@ class Engine:
         """The baked table (.glb) for the 3D client: baked on first use, cached by content hash."""
         if s.glb is None:
             try:
-                from game.world.bake import baked_path
-
-                s.glb = str(baked_path(s.game.scenario, s.game.book))
+                s.glb = s.ruleset.table_file(s.game) or ""
             except Exception as exc:  # the table still plays without its 3D file
                 print(f"dinkydau engine: cannot bake the table: {type(exc).__name__}: {exc}", file=sys.stderr)
                 s.glb = ""
@@ -310,10 +298,10 @@ class Engine:
         n_events = len(s.game.events)
         try:
             if by_ai:
-                action, events, ai_stream = ai_players.take_turn(s.game, side)
+                action, events, ai_stream = s.ruleset.ai_step(s.game, side)
             else:
                 if side in s.teams:
-                    coop.check(s.teams[side], s.game, side, seat, action)
+                    s.ruleset.check_seat(s.teams[side], s.game, side, seat, action)
                 events = s.game.act(side, action)
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
@@ -329,7 +317,7 @@ class Engine:
 
     def _open(self, s: Session, conn: Connection) -> dict:
         """Register a new game for its creator: its tokens, all held by the creating connection."""
-        seats = {side: t.names() for side, t in s.teams.items()}
+        seats = {side: s.ruleset.team_names(t) for side, t in s.teams.items()}
         tokens = access.issue_all(s.keys, s.players, seats, s.referee)
         s.network = not conn.local
         self.sessions[s.id] = s
@@ -343,24 +331,29 @@ class Engine:
 
     def _first_view(self, s: Session, conn: Connection, side: Any) -> str:
         grants = conn.grants(s.id)
-        if isinstance(side, str) and (side in SIDES or side == "referee") and access.may_read(grants, side):
+        sides = s.ruleset.sides
+        if isinstance(side, str) and (side in sides or side == "referee") and access.may_read(grants, side):
             return side
         if s.referee:
             return "referee"
-        return next((x for x in SIDES if access.may_read(grants, x)), "allied")
+        return next((x for x in sides if access.may_read(grants, x)), sides[0])
 
     # -- methods ---------------------------------------------------------------------------------
     def hello(self, params: dict, conn: Connection) -> dict:
         scen = []
+        by_ruleset: dict[str, list[str]] = {rs.id: [] for rs in rulesets.all_rulesets()}
         for sid in self.scenarios.ids():
             try:
                 sc = self.scenarios.resolve(sid)
             except ScenarioError:
                 continue
-            scen.append({"id": sid, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                         "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns})
+            rs = rulesets.of_scenario(sc)
+            scen.append({**rs.describe(sc), "id": sid, "ruleset": rs.id})
+            by_ruleset[rs.id].append(sid)
         return {"name": "Dinky Dau 3D engine", "version": __version__, "protocol": PROTOCOL_VERSION,
-                "rulesets": [RULESET], "scenarios": scen, "methods": sorted(self.methods),
+                "rulesets": [{"id": rs.id, "title": rs.title, "sides": list(rs.sides), "scenarios": by_ruleset[rs.id]}
+                             for rs in rulesets.all_rulesets()],
+                "scenarios": scen, "methods": sorted(self.methods),
                 "limits": {"line_bytes": wire.MAX_LINE, "batch": wire.MAX_BATCH, "depth": wire.MAX_DEPTH,
                            "number_chars": wire.MAX_DIGITS, "games": self.limits.games,
                            "games_per_connection": self.limits.games_per_connection}}
@@ -379,36 +372,39 @@ class Engine:
                 raise bad_param("seed", f"param 'seed' must be a whole number 0 to 2^63-1, got {seed}")
         else:
             seed = secrets.randbits(62)  # never a guessable default: a same-seed twin would see the fog
-        players = _param(params, "players", dict, required=False, default={"allied": "human", "insurgent": "ai"})
-        for side, who in players.items():
-            if side not in SIDES or not (who in ("human", "ai") or isinstance(who, dict)):
-                raise bad_param(f"players.{str(side)[:40]}",
-                                f"players: '{str(side)[:40]}' -> {str(who)[:40]!r}: sides are allied/insurgent, "
-                                f"players human/ai or a co-op team {{\"seats\": [...]}}")
+        players = _param(params, "players", dict, required=False, default=None)
         referee = _param(params, "referee", bool, required=False, default=False)
-        threat = _param(params, "threat", int, required=False, default=2)
-        if threat not in (1, 2, 3):
-            raise bad_param("threat", f"param 'threat' must be 1, 2 or 3 (DD-10.5), got {threat}")
         self._room(conn)
         try:
             scenario = self.scenarios.resolve(ref)
         except ScenarioError as exc:
             raise RpcError(BAD_SCENARIO, "invalid scenario", {"problems": [str(p) for p in exc.problems]}) from exc
+        rs = rulesets.of_scenario(scenario)
+        players = dict(rs.default_players) if players is None else players
+        for side, who in players.items():
+            if side not in rs.sides or not (who in ("human", "ai") or isinstance(who, dict)):
+                raise bad_param(f"players.{str(side)[:40]}",
+                                f"players: '{str(side)[:40]}' -> {str(who)[:40]!r}: sides are {'/'.join(rs.sides)}, "
+                                f"players human/ai or a co-op team {{\"seats\": [...]}}")
+        try:
+            options = rs.options(params)
+        except ParamError as exc:
+            raise _param_error(exc) from exc
         teams = {}
         for side, who in players.items():
             if isinstance(who, dict):
                 try:
-                    teams[side] = coop.assign(side, scenario.elements, who)
-                except coop.CoopError as exc:
+                    teams[side] = rs.assign_team(side, scenario, who)
+                except ParamError as exc:
                     where = ".".join(x for x in ("players", side, exc.field) if x)
                     raise bad_param(where, f"{where}: {exc.message}") from exc
-        players = {side: "human" if side in teams else players.get(side, "human") for side in SIDES}
-        if scenario.solo_only and players["insurgent"] != "ai":
-            raise bad_param("players.insurgent",
-                            f"players.insurgent: '{scenario.id}' is a solo table: its only Insurgent force is the "
-                            f"Jungle Ghost's Shadow Blinds (DD-10.3), so the Insurgent side must be 'ai'")
-        game = new_game(scenario, seed, threat, players)
-        s = Session(self._new_id(), game, players, referee, teams=teams)
+        players = {side: "human" if side in teams else players.get(side, "human") for side in rs.sides}
+        try:
+            rs.check_players(scenario, players)
+        except ParamError as exc:
+            raise _param_error(exc) from exc
+        game = rs.new_game(scenario, seed, options, players)
+        s = Session(self._new_id(), game, players, referee, teams=teams, ruleset=rs)
         s.snapshots.append({"after": 0, "hash": game.hash()})
         tokens = self._open(s, conn)
         viewer = self._first_view(s, conn, params.get("side"))
@@ -437,13 +433,13 @@ class Engine:
         side = self._side(params, s, conn, allow_referee=False)
         seat = self._seat(params, s, side, required=False)
         actions = s.game.legal_actions(side)
-        previewable = _previewable()
+        previewable = s.ruleset.previewable()
         for a in actions:  # whether game.preview answers it: the client asks for odds only then
+            # (a DD offer from under a Blind is not: its stands are not on the table yet)
             a["preview"] = a["type"] in previewable and not a.get("from_blind")
         if side in s.teams:
             for a in actions:
-                who = coop.acting(s.teams[side], s.game, a)
-                a["seat"] = who[0].name if who else None
+                a["seat"] = s.ruleset.acting_seat(s.teams[side], s.game, a)
             if seat is not None:
                 actions = [a for a in actions if a["seat"] in (None, seat)]
         return {"side": side, "to_act": s.game.state.to_act, "actions": actions,
@@ -511,11 +507,9 @@ class Engine:
         _param(params, "action", dict)
         action = self._action(params)
         try:
-            from game.rules import odds
-        except ImportError as exc:
-            raise RpcError(NOT_AVAILABLE, "odds previews are not available in this engine") from exc
-        try:
-            return odds.preview(s.game, side, action)
+            return s.ruleset.preview(s.game, side, action)
+        except LookupError as exc:
+            raise RpcError(NOT_AVAILABLE, str(exc)) from exc
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
 
@@ -533,7 +527,7 @@ class Engine:
         if not self._may_save(s, conn):
             raise RpcError(FORBIDDEN, "a save holds the whole hidden state: only the referee's token may take it "
                                       "(DD fog of war, DESIGN §6)", {"field": "token"})
-        doc = saves.make_save(s.game, s.log, s.snapshots, s.players, s.referee, s.teams)
+        doc = saves.make_save(s.game, s.log, s.snapshots, s.players, s.referee, s.teams, s.ruleset)
         if params.get("slot") is not None:
             try:
                 self.slots.write(params["slot"], doc)
@@ -569,7 +563,7 @@ class Engine:
         except saves.SaveError as exc:
             raise RpcError(BAD_SAVE, str(exc)) from exc
         s = Session(self._new_id(), loaded.game, loaded.players, loaded.referee, loaded.log,
-                    loaded.snapshots, teams=loaded.teams)
+                    loaded.snapshots, teams=loaded.teams, ruleset=loaded.ruleset)
         tokens = self._open(s, conn)
         viewer = self._first_view(s, conn, params.get("side"))
         return {"game": s.id, "hash": s.game.hash(), "tokens": tokens, "view": self._view(s, viewer)}
@@ -584,43 +578,25 @@ class Engine:
     def los_check(self, params: dict, conn: Connection) -> dict:
         s = self._session(params, conn)
         side = self._side(params, s, conn)
-        g = s.game
-        try:
-            from game.world.los import Observer  # noqa: F401
-        except ImportError as exc:
-            raise RpcError(NOT_AVAILABLE, "line of sight is not available in this engine") from exc
 
         def point(name: str):
             ref = params.get(name)
-            if isinstance(ref, str):
-                st = g.state.stands.get(ref)
-                visible_ids = {x["id"] for x in g.view(side)["stands"]}
-                if st is None or not st.alive or ref not in visible_ids:
-                    raise bad_param(name, f"param '{name}': no stand '{ref[:60]}' that the {side} side can see")
-                return ("stand", st)
             if isinstance(ref, list) and len(ref) in (2, 3):
                 try:
-                    return ("point", tuple(float(wire.finite(v, f"{name}[{i}]")) for i, v in enumerate(ref)))
+                    return tuple(float(wire.finite(v, f"{name}[{i}]")) for i, v in enumerate(ref))
                 except wire.WireError as exc:
                     raise RpcError(exc.code, exc.message, exc.data) from exc
+            if isinstance(ref, str):
+                return ref
             raise bad_param(name, f"param '{name}' should be a stand id or a point [x, y]")
 
         a, b = point("from"), point("to")
         try:
-            if a[0] == "stand" and b[0] == "stand":
-                res = g.line_of_sight(a[1], b[1])
-            else:
-                table = g.los_table()
-
-                def xyz(p):
-                    if p[0] == "stand":
-                        return (p[1].x, p[1].y)
-                    return p[1]
-
-                res = table.check_points(xyz(a), xyz(b), g.conditions())
-        except ValueError as exc:
-            raise bad_param("to", str(exc)) from exc
-        return res.to_dict()
+            return s.ruleset.line_of_sight(s.game, side, a, b)
+        except ParamError as exc:
+            raise _param_error(exc) from exc
+        except LookupError as exc:
+            raise RpcError(NOT_AVAILABLE, str(exc)) from exc
 
     def scenario_validate(self, params: dict, conn: Connection) -> dict:
         ref = params.get("scenario")

@@ -149,15 +149,17 @@ ARRAYS = ("terrain", "side", "element", "blind", "ambush_point", "objective")
 
 
 def build_checked(raw: object, where: str, text: str | None = None):
-    """``build_scenario`` on a scenario object from outside (the wire, a save, a folder's file), its
-    top-level arrays checked first: a number where the builder iterates an array of tables is a
+    """A scenario object from outside (the wire, a save, a folder's file) read by the ruleset it names
+    (``game.rulesets``), its top-level arrays checked first: a number where the builder iterates an array of tables is a
     problem reported (error 2), never an internal fault (DESIGN §4)."""
-    from game.rules.scenario import Problem, ScenarioError, build_scenario
+    from game import rulesets
+    from game.rulesets.base import Problem, ScenarioError
 
-    if isinstance(raw, dict):
-        bad = [Problem(where, key, f"should be an array of tables ([[{key}]]), got {type(raw[key]).__name__}")
-               for key in ARRAYS if key in raw and not isinstance(raw[key], list)]
-        if bad:
-            raise ScenarioError(bad)
-    return build_scenario(raw, where, text)
+    if not isinstance(raw, dict):
+        raise ScenarioError([Problem(where, "", "a scenario must be a table/object")])
+    bad = [Problem(where, key, f"should be an array of tables ([[{key}]]), got {type(raw[key]).__name__}")
+           for key in ARRAYS if key in raw and not isinstance(raw[key], list)]
+    if bad:
+        raise ScenarioError(bad)
+    return rulesets.named_by(raw, where).build_scenario(raw, where, text)  # the ruleset it names reads it
 

@@ -23,6 +23,7 @@ from shapely import STRtree
 from shapely.geometry import Point
 
 from game.rules.data import SIDES, Rulebook, rulebook
+from game.rulesets.base import Problem, ScenarioError  # the seam's: every ruleset reports alike
 from game.terrain import sight
 from game.world.features import Feature, base_rectangle
 
@@ -44,28 +45,6 @@ PACING_MIN, PACING_MAX = 12.0, 18.0  # DD-3.4
 MAX_PROBLEMS = 1000
 """Problems reported at most for one scenario: a table of thousands of stacked stands has millions of
 overlapping pairs (DD-3.20), and listing them all would hold the engine for minutes."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a scenario, with where it is."""
-
-    file: str
-    field: str
-    message: str
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = self.file + (f":{self.line}" if self.line else "")
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
-
-
-class ScenarioError(ValueError):
-    """A scenario failed validation; ``problems`` lists every problem found."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
 
 
 @dataclass(frozen=True)
@@ -423,7 +402,7 @@ def _read_sections(r: _Reader, raw: dict, ctx: SectionContext) -> dict[str, Any]
 _TOP = {"scenario", "terrain", "side", "element", "blind", "ambush_point", "objective", "support", "trip_flare",
         "river_mine", *SECTIONS}
 _SCEN = {
-    "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
+    "ruleset", "id", "title", "source", "briefing", "table", "turns", "weather", "time_of_day", "first_side",
     "special_rules", "shadow_blinds", "insertion", "trip_flares",
 }
 _FEATURE = {
@@ -714,6 +693,8 @@ def build_scenario(raw: Any, file: str = "<inline>", text: str | None = None, bo
         r.problem("scenario", "the [scenario] table is required")
         raise r.fail()
     r.unknown(head, _SCEN, "scenario.")
+    if head.get("ruleset", "dinky_dau") != "dinky_dau":  # the registry picks the reader (game.rulesets)
+        r.problem("scenario.ruleset", f"a Dinky Dau scenario, not {str(head.get('ruleset'))[:40]!r}")
     sid = r.get(head, "id", "scenario.", str)
     title = r.get(head, "title", "scenario.", str)
     source = r.get(head, "source", "scenario.", str, "")

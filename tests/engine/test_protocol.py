@@ -34,8 +34,10 @@ def fill(action, to):
 
 def test_hello(engine):
     h = engine.call("engine.hello")
-    assert h["protocol"] == 1 and "dinky_dau" in h["rulesets"]
+    dd = {r["id"]: r for r in h["rulesets"]}["dinky_dau"]  # the rulesets, each with its sides and scenarios
+    assert h["protocol"] == 1 and dd["sides"] == ["allied", "insurgent"]
     assert {"village_sweep", "rubber_plantation"} <= {s["id"] for s in h["scenarios"]}
+    assert set(dd["scenarios"]) == {s["id"] for s in h["scenarios"] if s["ruleset"] == "dinky_dau"}
 
 
 def test_new_view_actions_act(engine):
