@@ -69,10 +69,23 @@ class FireRules:
 
 
 @dataclass(frozen=True)
+class MoveRules:
+    clause: str
+    open: float
+    tile: float
+    building: float
+    chest: float
+    low_wall: float
+    high_wall: float
+    limit: float
+
+
+@dataclass(frozen=True)
 class Tables:
     dice: DiceRules
     figure: FigureRules
     fire: FireRules
+    movement: MoveRules
     body: dict[str, BodyPoint]
     poses: dict[str, Pose]
     stats: dict[str, Stat]
@@ -82,7 +95,7 @@ class Tables:
 @cache
 def tables(directory: Path = DATA) -> Tables:
     doc = read_toml(FILE, directory)
-    known = {"dice", "figure", "fire", "body", "pose", "stat", "weapon"}
+    known = {"dice", "figure", "fire", "movement", "body", "pose", "stat", "weapon"}
     extra = sorted(set(doc) - known)
     if extra:
         raise DataError(FILE, "(file)", f"unknown section(s) {', '.join(extra)}")
@@ -90,6 +103,7 @@ def tables(directory: Path = DATA) -> Tables:
         dice=build(DiceRules, doc.get("dice"), FILE, "[dice]"),
         figure=build(FigureRules, doc.get("figure"), FILE, "[figure]"),
         fire=build(FireRules, doc.get("fire"), FILE, "[fire]"),
+        movement=build(MoveRules, doc.get("movement"), FILE, "[movement]"),
         body=load_rows(FILE, "body", BodyPoint, doc),
         poses=load_rows(FILE, "pose", Pose, doc),
         stats=load_rows(FILE, "stat", Stat, doc),
