@@ -195,6 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.coop:
         args.mode = "coop"
     app = DinkyDauApp(settings, factory)
+    if args.scenario and not (args.connect and args.game):
+        from game.client.menu import DRAWS
+
+        hello = app.link.call("engine.hello")
+        row = next((s for s in hello.get("scenarios", []) if s["id"] == args.scenario), None)
+        if row is not None and row.get("ruleset", "dinky_dau") not in DRAWS:
+            print(f"dinkydau play: {args.scenario} is a {row['ruleset']} table; this client draws Dinky Dau tables "
+                  f"only so far (the engine plays it: game.new through the protocol)", file=sys.stderr)
+            app.shutdown()
+            return 2
     app.my_seat = args.seat
     app.coop_names = parse_names(args.coop or "")
     app.remote = bool(args.connect)
@@ -206,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.screenshot:
             scenario = args.scenario
             if scenario is None:
-                scenario = app.link.call("engine.hello")["scenarios"][0]["id"]
+                from game.client.menu import drawable_scenarios
+
+                scenario = drawable_scenarios(app.link.call("engine.hello"))[0]["id"]
             from game.engine.client import EngineError  # the protocol client; never game.rules
 
             try:

@@ -119,7 +119,9 @@ class AttractMode:
             return
 
         def hello(result):
-            self.scenarios = [s["id"] for s in result.get("scenarios", [])]
+            from game.client.menu import drawable_scenarios
+
+            self.scenarios = [s["id"] for s in drawable_scenarios(result)]
             self.next_game()
 
         self.app.link.request("engine.hello", {}, hello, self._engine_error)
@@ -408,7 +410,9 @@ def demo_main(argv: list[str] | None = None) -> int:
                            max_game_s=args.max_game_minutes * 60, clock=clock)
         if (args.frames or args.soak is not None) and not args.scenario:
             # headless: ask for the scenarios before counting frames
-            demo.scenarios = [s["id"] for s in app.link.call("engine.hello").get("scenarios", [])]
+            from game.client.menu import drawable_scenarios
+
+            demo.scenarios = [s["id"] for s in drawable_scenarios(app.link.call("engine.hello"))]
         demo.start()
         if args.soak is not None:
             soak(app, demo, args.soak, args.soak_report * 60)

@@ -13,6 +13,14 @@ from direct.gui.DirectGui import DGG, DirectButton, DirectEntry, DirectFrame, On
 from game.client.hud import ACCENT, DIM, INK
 from game.client.team import parse_names
 
+DRAWS = ("dinky_dau",)
+"""The rulesets this client draws (an engine may host more: game.rulesets; Tet '68 has no table here yet)."""
+
+
+def drawable_scenarios(hello: dict) -> list[dict]:
+    """The scenarios of ``engine.hello`` this client can put on the table."""
+    return [s for s in hello.get("scenarios", []) if s.get("ruleset", "dinky_dau") in DRAWS]
+
 MODES = [("solo", "Solo against the Jungle Ghost AI"), ("hotseat", "Hot-seat: two players, one screen"),
          ("coop", "Co-op: 2-4 players, one side"), ("watch", "Watch: AI against AI")]
 TEAM = "Ames, Brody, Cruz"
@@ -46,7 +54,7 @@ class TitleMenu:
         self.set_message(f"The engine did not answer: {reason}")
 
     def _on_hello(self, hello: dict) -> None:
-        self.scenarios = hello.get("scenarios", [])
+        self.scenarios = drawable_scenarios(hello)
         self.set_message(f"{hello.get('name', 'engine')} {hello.get('version', '')}"
                          f" - {len(self.scenarios)} scenarios")
         self._draw()

@@ -82,7 +82,7 @@ def _replay_ai(rs: Ruleset, game: Any, entry: dict, where: str) -> dict | None:
         raise SaveError(f"{where}.ai_stream: missing or not a 64-bit whole number")
     action = None
     if entry["action"] is not None:
-        action = wire.clean_action(entry["action"], f"{where.rsplit(': ', 1)[-1]}.action")
+        action = wire.clean_action(entry["action"], f"{where.rsplit(': ', 1)[-1]}.action", rs.action_fields())
     try:
         rs.ai_replay(game, entry["side"], action, stream)
     except ParamError as exc:
@@ -205,7 +205,7 @@ def load(doc: Any, where: str = "save") -> Loaded:
                 action = _replay_ai(rs, game, entry, f"{where}: actions[{i}]")
             else:
                 # Typed as game.act types it (DESIGN §4): a save is as much from outside as the wire.
-                action = wire.clean_action(entry["action"], f"actions[{i}].action")
+                action = wire.clean_action(entry["action"], f"actions[{i}].action", rs.action_fields())
                 if team is not None:
                     rs.check_seat(team, game, entry["side"], seat, action)
                 game.act(entry["side"], action)

@@ -457,14 +457,14 @@ class Engine:
         if not access.may_act(conn.grants(s.id), side, seat):
             raise RpcError(FORBIDDEN, f"this connection holds no token to act for the {side} side"
                                       + (f" as {seat}" if seat else ""), {"field": "seat" if seat else "side"})
-        action = self._action(params)
+        action = self._action(params, s)
         events = self._guarded_act(s, side, action, seat=seat)
         return {"events": s.game.events_for(side, events), "view": self._view(s, side)}
 
     @staticmethod
-    def _action(params: dict) -> dict:
+    def _action(params: dict, s: Session | None = None) -> dict:
         try:
-            return wire.clean_action(params["action"])
+            return wire.clean_action(params["action"], fields=s.ruleset.action_fields() if s else None)
         except wire.WireError as exc:
             raise RpcError(exc.code, exc.message, exc.data) from exc
 
@@ -505,7 +505,7 @@ class Engine:
         s = self._session(params, conn)
         side = self._side(params, s, conn, allow_referee=False)
         _param(params, "action", dict)
-        action = self._action(params)
+        action = self._action(params, s)
         try:
             return s.ruleset.preview(s.game, side, action)
         except LookupError as exc:

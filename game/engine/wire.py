@@ -192,8 +192,10 @@ offer's ``cost``, ``tokens``, ``label``, ``params``, ``clause`` and the rest may
 dropped, as is any field no action takes."""
 
 
-def clean_action(action: Any, field: str = "action") -> dict:
-    """The action as the rules will read it: every field it may carry, typed; nothing else."""
+def clean_action(action: Any, field: str = "action", fields: dict[str, str] | None = None) -> dict:
+    """The action as the rules will read it: every field it may carry, typed; nothing else. ``fields``: a
+    ruleset's own {field: wire kind} (``Ruleset.action_fields``); none: Dinky Dau's contract."""
+    checks = ACTION_FIELDS if fields is None else {k: WIRE_CHECKS[v] for k, v in fields.items()}
     if not isinstance(action, dict):
         raise WireError(INVALID_PARAMS, f"param '{field}' should be an object, got {_show(action)}",
                         {"field": field})
@@ -201,7 +203,7 @@ def clean_action(action: Any, field: str = "action") -> dict:
         raise WireError(INVALID_PARAMS, f"param '{field}.type' is missing", {"field": f"{field}.type"})
     out = {}
     for key, value in action.items():
-        check = ACTION_FIELDS.get(key)
+        check = checks.get(key)
         if check is None:
             continue  # an offer's own fields, or a field no action takes
         if value is None and key != "type":

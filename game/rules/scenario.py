@@ -951,8 +951,18 @@ def scenario_from_text(text: str, name: str, book: Rulebook | None = None) -> Sc
 
 
 def shipped_scenarios() -> dict[str, Path]:
-    """The scenario files that ship with the game, by id (file stem)."""
-    return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.toml"))}
+    """The Dinky Dau scenario files that ship with the game, by id (file stem): those that name no other
+    ruleset (``[scenario] ruleset``; the others are their rulesets', game.rulesets)."""
+    return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.toml")) if _ruleset_of(p) == "dinky_dau"}
+
+
+def _ruleset_of(path: Path) -> str:
+    try:
+        head = tomllib.loads(path.read_text(encoding="utf-8")).get("scenario", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "dinky_dau"  # unreadable: Dinky Dau's reader reports it, with the file and line
+    rid = head.get("ruleset", "dinky_dau") if isinstance(head, dict) else "dinky_dau"
+    return rid if isinstance(rid, str) else "dinky_dau"
 
 
 def resolve_scenario(ref: Any, book: Rulebook | None = None) -> Scenario:

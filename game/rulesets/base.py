@@ -80,6 +80,11 @@ class Ruleset:
         """The scenario's row in ``engine.hello``: id, title, briefing, source, table, turns."""
         raise NotImplementedError
 
+    def action_fields(self) -> dict[str, str] | None:
+        """Every field an action of these rules reads, with its wire kind (``game.engine.wire.WIRE_CHECKS``:
+        id, point, angle, flag, ...): the wire types them and drops the rest. None: Dinky Dau's contract."""
+        return None
+
     # -- games -----------------------------------------------------------------------------------------
     def options(self, params: dict) -> dict:
         """The ruleset's own ``game.new`` parameters, checked (``ParamError`` naming the field)."""

@@ -1,0 +1,66 @@
+"""Tet '68 behind the ruleset seam (game.rulesets.base): its scenarios, games and computer player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.rulesets import register
+from game.rulesets.base import ParamError, Ruleset
+
+
+class Tet68(Ruleset):
+    id = "tet68"
+    title = "Tet '68 house clearing"
+    sides = ("allied", "insurgent")
+    default_players = {"allied": "human", "insurgent": "ai"}
+
+    def build_scenario(self, raw: dict, where: str, text: str | None = None) -> Any:
+        from game.rulesets.tet68.scenario import build
+
+        return build(raw, where, text)
+
+    def owns(self, scenario: Any) -> bool:
+        from game.rulesets.tet68.scenario import TetScenario
+
+        return isinstance(scenario, TetScenario)
+
+    def describe(self, sc: Any) -> dict:
+        return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
+                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
+
+    def action_fields(self) -> dict[str, str]:
+        return {"type": "id", "figure": "id", "to": "point", "pose": "id", "target": "id", "auto": "flag"}
+
+    def new_game(self, scenario: Any, seed: int, options: dict, players: dict[str, str]) -> Any:
+        from game.rulesets.tet68.game import TetGame
+
+        return TetGame(scenario, seed)
+
+    def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
+        """The computer's choice among the offers (``ai.choose``), carried out; the ``ai`` stream is untouched
+        (the choice rolls nothing), and logged as it stands."""
+        from game.rulesets.tet68.ai import choose
+
+        if game.state.over or game.state.to_act != side:
+            return None, [], game.state.streams["ai"]
+        action = choose(game, side)
+        return action, game.act(side, action), game.state.streams["ai"]
+
+    def ai_replay(self, game: Any, side: str, action: dict | None, stream: int) -> None:
+        if action is None:
+            if not game.state.over and game.state.to_act == side:
+                raise ParamError("action", f"the save says the {side} side had no move, but it has")
+            return
+        if game.state.over or game.state.to_act != side:
+            raise ParamError("action", f"the {side} side does not have the move on replay")
+        game.state.streams["ai"] = stream
+        game.act(side, action)
+
+    def previewable(self) -> tuple[str, ...]:
+        return ("move", "fire", "snap_fire")
+
+    def preview(self, game: Any, side: str, action: dict) -> dict:
+        return game.preview(side, action)
+
+
+TET68 = register(Tet68())
