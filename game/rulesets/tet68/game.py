@@ -12,7 +12,8 @@ the shots of one Initiative are declared, then rolled and applied together (TET-
 Fog (DESIGN §6): a side sees an enemy figure that one of its own figures' eyes reaches (exposure 1 or more,
 ``exposure.py``) or that fired this turn. Its statistics are its owner's: the enemy reads them only from
 the dice of its shots. Victory (G-41): a building is clear at the end of a turn in which it holds an Allied
-figure and no enemy; the Allies win when all are clear, or when no enemy is left; the VC/NVA win when no
+figure and no enemy, and stays clear until an enemy is in it at a turn's end (engine reading); the Allies win
+when all are clear, or when no enemy is left; the VC/NVA win when no
 Allied figure is left, or when at the end they hold half the buildings or more; anything else is a draw.
 """
 
@@ -197,8 +198,8 @@ class TetGame:
 
     def _end_turn(self) -> None:
         s = self.state
-        s.cleared = sorted(self._clear_buildings())
-        held = self._held()
+        held = self._held()  # G-41: clear once it held Marines and no enemy at a turn's end; an enemy back in undoes it
+        s.cleared = sorted((set(s.cleared) | self._clear_buildings()) - held)
         self.emit({"type": "clearing", "cleared": s.cleared, "held": sorted(held), "clause": "G-41",
                    "text": f"end of turn {s.turn}: {len(s.cleared)} of {len(self._buildings())} buildings cleared"})
         if self._check_end():
@@ -244,7 +245,20 @@ class TetGame:
         return exposure(firer.figure(), target.figure(), walls, self.tables)
 
     def sees(self, side: str) -> set[str]:
-        """The enemy figures ``side`` sees now: in some own figure's eye, or revealed by its fire."""
+        """The enemy figures ``side`` sees now: in some own figure's eye, or revealed by its fire (kept for
+        the figures' places and poses as they are: asking twice casts nothing new)."""
+        s = self.state
+        key = (side, tuple(s.revealed), tuple((f.id, f.x, f.y, f.pose, f.facing, f.lean_to, f.man.alive)
+                                              for f in s.figures.values()))
+        cache = self.__dict__.setdefault("_sight", {})
+        if key in cache:
+            return set(cache[key])
+        if len(cache) > 256:
+            cache.clear()
+        cache[key] = frozenset(self._sees(side))
+        return set(cache[key])
+
+    def _sees(self, side: str) -> set[str]:
         s = self.state
         mine = [f for f in s.figures.values() if f.man.side == side and f.man.alive]
         out = set()

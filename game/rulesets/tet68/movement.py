@@ -13,8 +13,6 @@ from game.rulesets.tet68.exposure import Wall
 from game.rulesets.tet68.tables import Tables, tables
 from game.rulesets.tet68.town import Town
 
-SAMPLE = 0.1
-"""Inches between the points at which a path's ground is read."""
 STRIDE = 0.5
 """Inches either side of a wall climbed that belong to the climb, not to the ground (engine reading: a
 full move's climb still sets the figure down on the far side)."""
@@ -56,6 +54,19 @@ def climb(wall: Wall, along: float, t: Tables) -> tuple[float, float]:
     return height, math.inf
 
 
+def ground(town: Town, a: tuple[float, float], b: tuple[float, float]) -> dict[str, float]:
+    """TET-9: the inches of the straight line from ``a`` to ``b`` in buildings, on tiles outside them, and
+    in the open (exact: the line cut by the floors' and tiles' outlines)."""
+    line = LineString([a, b])
+    length = line.length
+    if length <= 0:
+        return {"open": 0.0, "tile": 0.0, "building": 0.0}
+    floors, tiles = town.outlines()
+    inb = line.intersection(floors).length if floors is not None else 0.0
+    ont = max(0.0, (line.intersection(tiles).length if tiles is not None else 0.0) - inb)
+    return {"open": max(0.0, length - inb - ont), "tile": ont, "building": inb}
+
+
 def cost(town: Town, path: list[tuple[float, float]], t: Tables | None = None) -> MoveCost:
     """The share of a move the path takes (TET-9 ground by ground, TET-10 wall by wall)."""
     t = t or tables()
@@ -86,14 +97,17 @@ def cost(town: Town, path: list[tuple[float, float]], t: Tables | None = None) -
             out.share += share
             out.parts.append({"wall": wall.id, "height": height, "share": share, "clause": "TET-10",
                               "text": f"climbing {height:g}\" at {wall.id}: {'half' if share < 1 else 'a full'} move"})
-        n = max(1, math.ceil(length / SAMPLE))
-        for k in range(n):
-            f = (k + 0.5) / n
-            if any(abs(f * length - c) < STRIDE for c in climbed):
-                continue
-            inches[town.ground_at(a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)] += length / n
+        for kind, n in ground(town, a, b).items():
+            inches[kind] += n
+        for c in climbed:  # the stride over a wall climbed belongs to the climb
+            lo, hi = max(0.0, c - STRIDE), min(length, c + STRIDE)
+            if hi > lo and length > 0:
+                pa = (a[0] + (b[0] - a[0]) * lo / length, a[1] + (b[1] - a[1]) * lo / length)
+                pb = (a[0] + (b[0] - a[0]) * hi / length, a[1] + (b[1] - a[1]) * hi / length)
+                for kind, n in ground(town, pa, pb).items():
+                    inches[kind] -= n
     for kind, n in inches.items():
-        if n > 1e-9:
+        if n > 1e-6:
             out.share += n / rate[kind]
             out.parts.append({"ground": kind, "inches": round(n, 3), "share": round(n / rate[kind], 4),
                               "clause": "TET-9", "text": f"{n:.1f}\" {'in a building' if kind == 'building' else 'on a tile' if kind == 'tile' else 'in the open'} of {rate[kind]:g}\""})

@@ -10,8 +10,10 @@ between tiles are the roads. ``ground_at`` answers where a point lies, as moveme
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from shapely.geometry import Point, Polygon, box
+from shapely.ops import unary_union
 
 from game.rulesets.tet68.exposure import Wall
 
@@ -33,6 +35,15 @@ class Tile:
 @dataclass(frozen=True)
 class Town:
     tiles: tuple[Tile, ...]
+
+    def outlines(self):
+        """(the buildings' floors, the tiles), each as one shape (None: none), for cutting a path by."""
+        return self._outlines
+
+    @cached_property
+    def _outlines(self):
+        floors = [t.building.floor for t in self.tiles if t.building is not None]
+        return (unary_union(floors) if floors else None, unary_union([t.area for t in self.tiles]) if self.tiles else None)
 
     @property
     def walls(self) -> list[Wall]:
