@@ -90,3 +90,26 @@ def test_a_bad_tet_scenario_names_its_field():
     with pytest.raises(RpcError) as exc:
         Engine().call("game.new", {"scenario": raw})
     assert exc.value.code == BAD_SCENARIO and any("figure[0].weapon" in p for p in exc.value.data["problems"])
+
+
+def test_hue_street_through_the_engine_subprocess():  # DESIGN §4: the same process the 3D client drives
+    from game.engine.client import EngineProcess
+
+    with EngineProcess() as proc:
+        gid = proc.call("game.new", scenario="hue_street", seed=9, referee=True, side="referee",
+                        players={"allied": "human", "insurgent": "ai"})["game"]
+        offers = proc.call("game.actions", game=gid, side="allied")["actions"]
+        steps = 0
+        while not proc.call("game.view", game=gid, side="referee")["over"] and steps < 400:
+            to_act = proc.call("game.view", game=gid, side="referee")["to_act"]
+            if to_act == "allied":  # the Marines hold where they are; the computer plays the VC and NVA
+                offers = proc.call("game.actions", game=gid, side="allied")["actions"]
+                hold = next(o for o in offers if o["type"] in ("hold", "pass"))
+                proc.call("game.act", game=gid, side="allied", action={"type": hold["type"], "figure": hold.get("figure")})
+            else:
+                proc.call("game.step", game=gid, side="allied")
+            steps += 1
+        end = proc.call("game.view", game=gid, side="referee")
+        assert end["over"] and end["result"]["winner"] in ("insurgent", None)  # nobody came to clear a house
+        save = proc.call("game.save", game=gid)["save"]
+        assert proc.call("game.load", save=save)["hash"] == end["hash"]
