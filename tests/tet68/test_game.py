@@ -113,3 +113,18 @@ def test_hue_street_through_the_engine_subprocess():  # DESIGN §4: the same pro
         assert end["over"] and end["result"]["winner"] in ("insurgent", None)  # nobody came to clear a house
         save = proc.call("game.save", game=gid)["save"]
         assert proc.call("game.load", save=save)["hash"] == end["hash"]
+
+
+def test_los_check_answers_the_exposure_by_ray_casts():  # TET-16, G-41; DESIGN §6
+    eng = Engine()
+    gid = eng.call("game.new", {"scenario": short(2), "seed": 3, "players": {"allied": "human", "insurgent": "human"}})["game"]
+    los = eng.call("los.check", {"game": gid, "side": "insurgent", "from": "hoy_loc", "to": [10.2, 11.0]})
+    assert los["exposure"] == 5 and los["visible"]  # a man standing in the street, seen from the window
+    raw = short(2)
+    next(f for f in raw["figure"] if f["id"] == "nguyen_ba")["at"] = [27.0, 17.0]  # deep in the pharmacy
+    gid2 = eng.call("game.new", {"scenario": raw, "seed": 3, "players": {"allied": "human", "insurgent": "human"}})["game"]
+    assert "nguyen_ba" not in {f["id"] for f in eng.call("game.view", {"game": gid2, "side": "allied"})["figures"]}
+    for target in ("nguyen_ba", "nguyen_bq"):  # hidden behind the pharmacy's wall, or nobody: the same words
+        with pytest.raises(RpcError) as exc:
+            eng.call("los.check", {"game": gid2, "side": "allied", "from": "sgt_ames", "to": target})
+        assert exc.value.data["field"] == "to" and "that the side can see" in exc.value.message

@@ -56,6 +56,32 @@ class Tet68(Ruleset):
         game.state.streams["ai"] = stream
         game.act(side, action)
 
+    def line_of_sight(self, game: Any, side: str, a: Any, b: Any) -> dict:
+        """TET-16 by ray casts: from a figure of the side (by id) to a figure it can see (its exposure, the
+        level the cover roll needs, with the places seen and the walls that hide the rest), or to a point
+        (a man standing there). ``ParamError`` names ``from`` or ``to``; a hidden enemy reads as no figure."""
+        from game.rulesets.tet68.game import Fig
+
+        figs = game.state.figures
+        seen = game.sees(side)
+
+        def figure(name: str, ref: Any, own_only: bool) -> Any:
+            if isinstance(ref, str):
+                f = figs.get(ref)
+                if f is None or not f.man.alive or (f.man.side != side and (own_only or ref not in seen)):
+                    what = "of the side" if own_only else "that the side can see"
+                    raise ParamError(name, f"param '{name}': no figure '{ref[:60]}' {what}")
+                return f
+            if own_only:
+                raise ParamError(name, f"param '{name}': a figure of the {side} side, by id")
+            return Fig(figs[next(iter(figs))].man, float(ref[0]), float(ref[1]), 0.0, "standing")
+
+        firer, target = figure("from", a, True), figure("to", b, False)
+        out = game.exposure_of(firer, target).to_dict()
+        out["distance"] = round(((firer.x - target.x) ** 2 + (firer.y - target.y) ** 2) ** 0.5, 3)
+        out["visible"] = out["exposure"] > 0
+        return out
+
     def previewable(self) -> tuple[str, ...]:
         return ("move", "fire", "snap_fire")
 
