@@ -22,6 +22,7 @@ action log and the save document with its hashes.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,9 +58,9 @@ class ParamError(ValueError):
         super().__init__(message)
 
 
-class Ruleset:
+class Ruleset(ABC):
     """One rule system behind the engine. Subclasses set ``id``, ``title`` and ``sides`` and answer the
-    methods below; the ones with a default body are optional capabilities."""
+    abstract methods below; the ones with a default body are optional capabilities."""
 
     id: str = ""
     title: str = ""
@@ -68,17 +69,20 @@ class Ruleset:
     """``game.new`` without ``players``: who plays each side."""
 
     # -- scenarios -------------------------------------------------------------------------------------
+    @abstractmethod
     def build_scenario(self, raw: dict, where: str, text: str | None = None) -> Any:
         """A scenario object read from ``raw`` (``text``: the file, for line numbers), or ``ScenarioError``."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def owns(self, scenario: Any) -> bool:
         """Whether ``scenario`` was built by this ruleset."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def describe(self, scenario: Any) -> dict:
         """The scenario's row in ``engine.hello``: id, title, briefing, source, table, turns."""
-        raise NotImplementedError
+        ...
 
     def action_fields(self) -> dict[str, str] | None:
         """Every field an action of these rules reads, with its wire kind (``game.engine.wire.WIRE_CHECKS``:
@@ -92,9 +96,11 @@ class Ruleset:
 
     def check_players(self, scenario: Any, players: dict[str, str]) -> None:
         """Refuse (``ParamError``) a choice of players the scenario cannot be played with."""
+        return None
 
+    @abstractmethod
     def new_game(self, scenario: Any, seed: int, options: dict, players: dict[str, str]) -> Any:
-        raise NotImplementedError
+        """A game at its start (the game object of the module docstring)."""
 
     def save_options(self, game: Any) -> dict:
         """The options a save records beside the seed (and ``load_options`` reads back)."""
@@ -105,15 +111,17 @@ class Ruleset:
         return {}
 
     # -- the computer player -----------------------------------------------------------------------------
+    @abstractmethod
     def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
         """The computer takes one action for ``side``: (the action or None, its events, the state of
         the computer's own dice stream once it had chosen, which the save logs)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def ai_replay(self, game: Any, side: str, action: dict | None, stream: int) -> None:
         """Replay a logged computer action as it happened, without running the computer player (DESIGN §5);
         ``ParamError`` (field ``action``) if the game does not allow it on replay."""
-        raise NotImplementedError
+        ...
 
     # -- co-op (optional) --------------------------------------------------------------------------------
     def assign_team(self, side: str, scenario: Any, spec: dict) -> Any:
@@ -122,6 +130,7 @@ class Ruleset:
 
     def check_seat(self, team: Any, game: Any, side: str, seat: str | None, action: Any) -> None:
         """Refuse (``IllegalAction``) an action the seat does not command."""
+        return None
 
     def seats(self, team: Any, game: Any) -> list[dict]:
         return []
