@@ -100,21 +100,48 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _bake(args: argparse.Namespace) -> int:
-    from game.rules.scenario import ScenarioError, resolve_scenario
+    """Bake any ruleset's table: a Dinky Dau scenario by ``game.world.bake``, a Tet '68 town by
+    ``game.world.ruins`` (the scenario read by the ruleset it names, as the engine reads it)."""
+    from game.rules.scenario import ScenarioError
 
     try:
         from game.world.bake import main_bake
+        from game.world.ruins import main_bake_town
     except ImportError as exc:
         print(f"dinkydau bake: the terrain baker is not available: {exc}", file=sys.stderr)
         return 1
     try:
-        out = main_bake(resolve_scenario(args.scenario), args.out)
+        scenario = _bake_scenario(args.scenario)
+        from game.rulesets.tet68.scenario import TetScenario
+
+        out = (main_bake_town if isinstance(scenario, TetScenario) else main_bake)(scenario, args.out)
     except ScenarioError as exc:
         for p in exc.problems:
             print(p, file=sys.stderr)
         return 1
     print(out)
     return 0
+
+
+def _bake_scenario(ref: str):
+    """A shipped scenario by id, or a scenario file, read by the ruleset it names."""
+    import tomllib
+    from pathlib import Path
+
+    from game.engine.store import ScenarioFolders, build_checked
+    from game.rules.scenario import Problem, ScenarioError, scenario_from_text
+
+    if not ref.endswith(".toml") or ScenarioFolders().find(ref) is not None:
+        return ScenarioFolders().resolve(ref)
+    try:
+        text = Path(ref).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError([Problem(ref, "", f"cannot read: {exc}")]) from exc
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return scenario_from_text(text, ref)
+    return build_checked(raw, ref, text)
 
 
 def _play(argv: list[str]) -> int:

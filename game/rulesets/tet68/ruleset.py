@@ -88,5 +88,12 @@ class Tet68(Ruleset):
     def preview(self, game: Any, side: str, action: dict) -> dict:
         return game.preview(side, action)
 
+    def table_file(self, game: Any) -> str | None:
+        """The town baked to glTF (``game.world.ruins``: walls with their doors and windows, the sheets
+        that block sight as ``exposure.stops`` does), cached by content hash."""
+        from game.world.ruins import town_path
+
+        return str(town_path(game.scenario))
+
 
 TET68 = register(Tet68())

@@ -1,0 +1,605 @@
+"""Bake a Tet '68 town (TET-3) into a glTF binary (.glb): one geometry for the engine and the client.
+
+Public API (``game.world.ruins``; the world never imports Panda3D nor the rules: a scenario is read
+through ``TownSpec``, which ``game.rulesets.tet68.scenario.TetScenario`` satisfies):
+
+* ``town_nodes(spec) -> list[Piece]``: every node of the baked town, in a stable order;
+* ``bake_town_glb(spec) -> bytes``: the .glb itself (deterministic: the same town, the same bytes);
+* ``town_key(spec) -> str`` and ``town_path(spec) -> Path``: the content hash and the cached bake
+  (``<cache>/table-<key>.glb``, pruned with Dinky Dau's tables by ``game.world.bake.prune_bakes``);
+* ``main_bake_town(spec, out=None) -> Path``: ``dinkydau bake hue_street [--out FILE]``.
+
+Frame and units as Dinky Dau's tables (``docs/terrain.md``): inches (G-41: 1" = 1 m), table x east,
+y north, z up, written in glTF's y-up frame as (x, z, -y). z = 0 is the table (the roads); a tile's base
+is 3 mm (``BASE``) thick; the engine measures every height from z = 0 (``exposure.py``).
+
+Nodes, named ``kind:id``, each with ``extras`` (``tet`` names the kind; ``blocks`` says whether it stops
+a ray as the engine's ``exposure.stops`` does):
+
+* ``road:town`` ``{"tet": "road", "blocks": false}``: the board between the tiles (asphalt, dirt);
+* ``pavement:town`` ``{"tet": "pavement", "blocks": false}``: kerbed pavements round the tiles;
+* ``tile:<tile>`` ``{"tet": "tile", "tile", "building"?, "blocks": false}``: a base of cork or card;
+* ``floor:<building>`` ``{"tet": "floor", "building", "tile", "level": 0, "blocks": false}``: tiled;
+* ``wall:<wall>`` ``{"tet": "wall", "wall", "building", "blocks": false, "sight": "sight:<wall>"}``:
+  the drawn wall, a ``THICK`` slab centred on the wall's line with its doors and windows cut out at the
+  openings' bottoms and tops, and a broken top that only ever rises above the wall's height;
+* ``sight:<wall>`` ``{"tet": "sight", "wall", "building", "blocks": true}``: the wall as the engine
+  reads it (as thin as its plane): a flat sheet on the wall's line from z = 0 to its height, with the
+  same openings cut out; it lies inside the slab, so a client hides it (it is never to be drawn);
+* ``rubble:<building>`` and ``debris:<building>`` / ``debris:town`` ``{"tet": "rubble" | "debris",
+  "building"?, "blocks": false}``: heaps of brick and plaster, chips, scorched beams.
+
+A ray is blocked exactly when it meets a ``blocks`` node (``tests/world/test_ruins.py`` casts thousands
+against ``exposure.py``). To cut a house away, hide its ``wall:`` nodes (and never show ``sight:``).
+Colours are vertex colours over a white material. What this module leaves out: figures, markers, upper
+storeys (the town has none yet), anything that changes in play, and line of sight itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import math
+import os
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import shapely
+import trimesh
+from shapely.geometry import box
+from shapely.ops import unary_union
+from trimesh.visual.material import PBRMaterial
+
+from game.world.bake import TABLE_TO_GLTF, cache_dir, prism, prune_bakes, triangulate, write_atomic
+
+RUINS_VERSION = "1"
+"""Bumped whenever the baked town changes; part of the cache key."""
+BASE = 0.118
+"""A tile's base (TET-3: 3 mm card or cork), inches."""
+THICK = 0.15
+"""A drawn wall's thickness, inches (the engine's wall is its plane)."""
+BOARD = 0.75
+"""The table board below z = 0, inches."""
+FLOOR_LIFT = 0.012
+"""A floor's tiles above its base."""
+KERB = 0.05
+"""A pavement's height above the road."""
+PAVEMENT = 0.7
+"""How far a pavement reaches out from a tile."""
+RAGGED = 0.55
+"""The most a broken wall top rises above the wall's height."""
+CELL = 0.25
+"""A wall's cells (along it and up it), for its breaks and its stains."""
+
+Rgb = tuple[int, int, int]
+PLASTER: tuple[Rgb, ...] = ((206, 170, 98), (218, 204, 164), (212, 186, 118), (196, 168, 132), (188, 176, 140))
+LIMEWASH: Rgb = (222, 216, 198)
+BRICK: Rgb = (150, 82, 58)
+MORTAR: Rgb = (170, 156, 136)
+SOOT: Rgb = (46, 42, 38)
+DAMP: Rgb = (104, 100, 72)
+TILE_A: Rgb = (166, 88, 62)
+TILE_B: Rgb = (204, 190, 158)
+DUST: Rgb = (150, 142, 128)
+CORK: Rgb = (150, 112, 72)
+ASPHALT: Rgb = (66, 66, 64)
+DIRT: Rgb = (112, 94, 66)
+CONCRETE: Rgb = (152, 148, 138)
+TIMBER: Rgb = (52, 38, 28)
+TERRACOTTA: Rgb = (172, 94, 60)
+
+
+class WallSpec(Protocol):
+    """A wall as ``exposure.Wall``: ``id``, ``a``, ``b``, ``height``, ``openings`` (``kind``, ``start``,
+    ``end``, ``bottom``, ``top``)."""
+
+    id: str
+    a: tuple[float, float]
+    b: tuple[float, float]
+    height: float
+    openings: tuple[Any, ...]
+
+
+class TownSpec(Protocol):
+    """What the bake needs of a Tet '68 scenario: its table and its town (``town.tiles``: ``id``,
+    ``area``, ``building`` with ``id``, ``floor`` and ``walls``)."""
+
+    width: float
+    height: float
+    town: Any
+
+
+@dataclass
+class Piece:
+    """One baked node: a mesh in the table frame with a colour per vertex, and its extras."""
+
+    name: str
+    mesh: trimesh.Trimesh
+    colors: np.ndarray
+    extras: dict[str, Any]
+
+
+def _seed(*parts: str) -> int:
+    return zlib.crc32("/".join(parts).encode("utf-8"))
+
+
+def _mix(a: Rgb, b: Rgb, t: float) -> Rgb:
+    t = min(1.0, max(0.0, t))
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _shade(c: Rgb, k: float) -> Rgb:
+    return tuple(int(min(255, max(0, round(v * k)))) for v in c)  # type: ignore[return-value]
+
+
+class _Builder:
+    """Flat-shaded triangles with a colour each (vertices are not shared)."""
+
+    def __init__(self) -> None:
+        self.v: list[np.ndarray] = []
+        self.c: list[np.ndarray] = []
+
+    def tris(self, verts: np.ndarray, rgb: Rgb | np.ndarray) -> None:
+        verts = np.asarray(verts, float).reshape(-1, 3)
+        self.v.append(verts)
+        col = np.asarray(rgb, np.uint8)
+        self.c.append(np.repeat(col[None, :], len(verts), 0) if col.ndim == 1 else np.repeat(col, 3, 0))
+
+    def quad(self, p0, p1, p2, p3, rgb: Rgb) -> None:
+        """A quad p0-p1-p2-p3, counter-clockwise seen from its front."""
+        self.tris(np.array([p0, p1, p2, p0, p2, p3]), rgb)
+
+    def mesh(self, mesh: trimesh.Trimesh, rgb: Rgb | np.ndarray) -> None:
+        """Every face of ``mesh``: one colour, or one per face."""
+        col = np.asarray(rgb, np.uint8)
+        self.tris(np.asarray(mesh.vertices)[np.asarray(mesh.faces)].reshape(-1, 3),
+                  col if col.ndim == 1 else col)
+
+    def piece(self, name: str, extras: dict[str, Any]) -> Piece | None:
+        if not self.v:
+            return None
+        v = np.vstack(self.v)
+        faces = np.arange(len(v)).reshape(-1, 3)
+        return Piece(name, trimesh.Trimesh(v, faces, process=False), np.vstack(self.c), extras)
+
+
+# --------------------------------------------------------------------------------------------------
+# Walls
+
+
+def _breaks(lo: float, hi: float, fixed: list[float], step: float) -> np.ndarray:
+    """Breakpoints from ``lo`` to ``hi``: the ``fixed`` ones within, and more so no gap passes ``step``."""
+    pts = sorted({round(v, 6) for v in [lo, hi, *fixed] if lo <= v <= hi})
+    out = [pts[0]]
+    for p in pts[1:]:
+        n = max(1, math.ceil((p - out[-1]) / step - 1e-9))
+        out.extend(out[-1] + (p - out[-1]) * k / n for k in range(1, n))
+        out.append(p)
+    return np.array(out)
+
+
+def _inside_opening(wall: WallSpec, u: float, z: float) -> bool:
+    return any(o.start <= u <= o.end and o.bottom <= z <= o.top for o in wall.openings)
+
+
+def _ragged(wall: WallSpec, us: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The broken top over each column of the wall, at or above its height: a walk of fallen brick with
+    a pier left standing here and there."""
+    n = len(us) - 1
+    walk = np.cumsum(rng.normal(0.0, 0.09, n))
+    walk = walk - walk.min()
+    tops = wall.height + np.clip(walk, 0.0, RAGGED * 0.6)
+    for _ in range(rng.integers(0, 3)):
+        k = int(rng.integers(0, n))
+        tops[k] = wall.height + RAGGED * rng.uniform(0.6, 1.0)
+    tops[rng.uniform(0, 1, n) < 0.25] = wall.height
+    return np.maximum(np.round(tops / 0.05) * 0.05, wall.height)
+
+
+def _wall_frame(wall: WallSpec):
+    a = np.array(wall.a, float)
+    d = np.array(wall.b, float) - a
+    length = float(np.linalg.norm(d))
+    d = d / length
+    n = np.array([-d[1], d[0]])
+
+    def at(u: float, w: float, z: float) -> np.ndarray:
+        p = a + d * u + n * w
+        return np.array([p[0], p[1], z])
+
+    return length, n, at
+
+
+def _wall_slab(wall: WallSpec, building: Any, colour: Rgb) -> Piece | None:
+    """The drawn wall: cells of ``CELL`` along and up it, solid outside its openings and under its
+    broken top; each cell painted (plaster, limewash inside, brick where it fell away, soot, damp)."""
+    length, n, at = _wall_frame(wall)
+    rng = np.random.default_rng(_seed("wall", wall.id))
+    half = THICK / 2
+    opens = [v for o in wall.openings for v in (o.start, o.end)]
+    us = np.concatenate([[-half], _breaks(0.0, length, opens, CELL), [length + half]])
+    above = [wall.height + 0.05 * k for k in range(1, int(RAGGED / 0.05) + 1)]
+    zs = _breaks(0.0, wall.height, [BASE, *[v for o in wall.openings for v in (o.bottom, o.top)]], CELL)
+    zs = np.concatenate([zs, above])
+    tops = _ragged(wall, us, rng)
+    nu, nz = len(us) - 1, len(zs) - 1
+    solid = np.zeros((nu, nz), bool)
+    for i in range(nu):
+        um = (us[i] + us[i + 1]) / 2
+        for j in range(nz):
+            zm = (zs[j] + zs[j + 1]) / 2
+            solid[i, j] = zm < tops[i] and not (0 <= um <= length and _inside_opening(wall, um, zm))
+    mid = np.array(at(length / 2, 0.0, 0.0))[:2]
+    inside = building.floor.buffer(-1e-3).contains(shapely.Point(*(mid + n * 0.3)))
+    fallen = rng.uniform(0, 1, (nu, nz))
+    patch = np.convolve(rng.uniform(0, 1, nu + 4), np.ones(5) / 5, "valid")[:nu]
+
+    def paint(i: int, j: int, side: float) -> Rgb:
+        um, zm = (us[i] + us[i + 1]) / 2, (zs[j] + zs[j + 1]) / 2
+        face = LIMEWASH if (side > 0) == inside else colour
+        c = _shade(face, rng.uniform(0.9, 1.06))
+        if zm < 0.45:
+            c = _mix(c, DAMP, (0.45 - zm) * 1.1)
+        for o in wall.openings:
+            if o.start - 0.2 <= um <= o.end + 0.2 and o.top <= zm <= o.top + 0.7:
+                c = _mix(c, SOOT, 0.55 * (1 - (zm - o.top) / 0.7))
+        if zm > wall.height or fallen[i, j] < 0.05 + 0.25 * (patch[i] > 0.62):
+            c = _mix(BRICK, MORTAR, rng.uniform(0, 0.35))  # plaster fallen away, or the broken top
+        if fallen[i, j] > 0.965:
+            c = _shade(c, 0.45)  # a shell pock
+        return c
+
+    b = _Builder()
+    for i in range(nu):
+        for j in range(nz):
+            if not solid[i, j]:
+                continue
+            u0, u1, z0, z1 = us[i], us[i + 1], zs[j], zs[j + 1]
+            b.quad(at(u0, half, z0), at(u0, half, z1), at(u1, half, z1), at(u1, half, z0), paint(i, j, 1))
+            b.quad(at(u0, -half, z0), at(u1, -half, z0), at(u1, -half, z1), at(u0, -half, z1), paint(i, j, -1))
+            brick = _mix(BRICK, MORTAR, rng.uniform(0, 0.4))
+            if i == 0 or not solid[i - 1, j]:
+                b.quad(at(u0, -half, z0), at(u0, -half, z1), at(u0, half, z1), at(u0, half, z0), brick)
+            if i == nu - 1 or not solid[i + 1, j]:
+                b.quad(at(u1, -half, z0), at(u1, half, z0), at(u1, half, z1), at(u1, -half, z1), brick)
+            if j == nz - 1 or not solid[i, j + 1]:
+                b.quad(at(u0, -half, z1), at(u0, half, z1), at(u1, half, z1), at(u1, -half, z1), brick)
+            if j > 0 and not solid[i, j - 1]:
+                b.quad(at(u0, -half, z0), at(u1, -half, z0), at(u1, half, z0), at(u0, half, z0), _shade(colour, 0.8))
+    return b.piece(f"wall:{wall.id}", {"tet": "wall", "wall": wall.id, "building": building.id, "blocks": False,
+                                       "sight": f"sight:{wall.id}"})
+
+
+def _wall_sight(wall: WallSpec, building: Any) -> Piece | None:
+    """The wall as ``exposure.stops`` reads it: its plane from z = 0 to its height, less its openings."""
+    length, _, at = _wall_frame(wall)
+    opens = [v for o in wall.openings for v in (o.start, o.end)]
+    us = _breaks(0.0, length, opens, length)
+    zs = _breaks(0.0, wall.height, [v for o in wall.openings for v in (o.bottom, o.top)], wall.height)
+    b = _Builder()
+    for i in range(len(us) - 1):
+        for j in range(len(zs) - 1):
+            u0, u1, z0, z1 = us[i], us[i + 1], zs[j], zs[j + 1]
+            if _inside_opening(wall, (u0 + u1) / 2, (z0 + z1) / 2):
+                continue
+            b.quad(at(u0, 0, z0), at(u1, 0, z0), at(u1, 0, z1), at(u0, 0, z1), (255, 0, 255))
+    return b.piece(f"sight:{wall.id}", {"tet": "sight", "wall": wall.id, "building": building.id, "blocks": True})
+
+
+# --------------------------------------------------------------------------------------------------
+# Ground, tiles, floors
+
+
+def _flat(poly, z: float, spacing: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A triangulated plan shape at height ``z``: (vertices, triangles, points in plan)."""
+    pts, tris = triangulate(poly, spacing)
+    return np.column_stack([pts, np.full(len(pts), z)]), tris, pts
+
+
+def _field(seed: int, wavelength: float, n: int = 4):
+    """A smooth pattern over the table (a sum of ``n`` waves, in -1..1), the same for the same seed."""
+    rng = np.random.default_rng(seed)
+    waves = [(*rng.uniform(0, math.tau, 2), math.tau / (wavelength * rng.uniform(0.6, 1.4))) for _ in range(n)]
+
+    def at(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        x, y = np.asarray(x, float), np.asarray(y, float)
+        return sum(np.sin((x * math.cos(a) + y * math.sin(a)) * k + ph) for a, ph, k in waves) / n
+
+    return at
+
+
+def _road(spec: TownSpec, tiles_shape) -> Piece:
+    """The board between the tiles: asphalt worn to dirt, with potholes and wet patches."""
+    rng = np.random.default_rng(_seed("road"))
+    road = box(0, 0, spec.width, spec.height).difference(tiles_shape) if tiles_shape is not None else \
+        box(0, 0, spec.width, spec.height)
+    pts, tris = triangulate(road, 0.4)
+    solid = prism(pts, tris, np.zeros(len(pts)), np.full(len(pts), -BOARD))
+    mid = solid.vertices[solid.faces].mean(1)
+    x, y = mid[:, 0], mid[:, 1]
+    worn = _field(_seed("road", "worn"), 3.0)(x, y) + 0.5 * _field(_seed("road", "grit"), 0.9)(x, y)
+    wet = _field(_seed("road", "wet"), 5.0)(x, y)
+    dust = _field(_seed("road", "dust"), 2.0)(x, y)
+    cols = []
+    for k in range(len(mid)):
+        c = _mix(ASPHALT, DIRT, (worn[k] + 0.1) * 0.9)
+        c = _shade(c, 0.78 if wet[k] > 0.55 else rng.uniform(0.93, 1.07))
+        c = _mix(c, DUST, 0.2 * max(0.0, dust[k]))
+        cols.append((70, 52, 36) if mid[k, 2] < -1e-6 else c)  # the board's edge
+    b = _Builder()
+    b.mesh(solid, np.array(cols, np.uint8))
+    return b.piece("road:town", {"tet": "road", "blocks": False})  # type: ignore[return-value]
+
+
+def _pavement(spec: TownSpec, tiles_shape) -> Piece | None:
+    """Kerbed concrete pavements round the tiles, cracked into flags."""
+    if tiles_shape is None:
+        return None
+    ring = tiles_shape.buffer(PAVEMENT, join_style="mitre").difference(tiles_shape)
+    ring = ring.intersection(box(0, 0, spec.width, spec.height))
+    b = _Builder()
+    for poly in getattr(ring, "geoms", [ring]):
+        if poly.is_empty or poly.area < 1e-6:
+            continue
+        pts, tris = triangulate(poly, None)
+        solid = prism(pts, tris, np.full(len(pts), KERB), np.zeros(len(pts)))
+        mid = solid.vertices[solid.faces].mean(1)
+        flag = (np.floor(mid[:, 0] / 0.5) + 3 * np.floor(mid[:, 1] / 0.5)).astype(int)
+        shades = np.random.default_rng(_seed("flags")).uniform(0.88, 1.08, 4096)
+        cols = [_shade(CONCRETE, shades[f % 4096] * (0.8 if m[2] < KERB - 1e-6 else 1.0)) for f, m in zip(flag, mid, strict=True)]
+        b.mesh(solid, np.array(cols, np.uint8))
+    return b.piece("pavement:town", {"tet": "pavement", "blocks": False})
+
+
+def _tile(tile: Any) -> Piece:
+    """A tile's base: cork on top, card at its edges."""
+    pts, tris = triangulate(tile.area, None)
+    solid = prism(pts, tris, np.full(len(pts), BASE), np.zeros(len(pts)))
+    rng = np.random.default_rng(_seed("tile", tile.id))
+    mid = solid.vertices[solid.faces].mean(1)
+    cols = [_shade(CORK, rng.uniform(0.9, 1.08)) if m[2] > BASE - 1e-6 else (188, 176, 150) for m in mid]
+    b = _Builder()
+    b.mesh(solid, np.array(cols, np.uint8))
+    extras = {"tet": "tile", "tile": tile.id, "blocks": False}
+    if tile.building is not None:
+        extras["building"] = tile.building.id
+    return b.piece(f"tile:{tile.id}", extras)  # type: ignore[return-value]
+
+
+def _floor(tile: Any) -> Piece | None:
+    """A building's floor: cement tiles in a chequer, dusty and scorched where the house burned."""
+    bld = tile.building
+    rng = np.random.default_rng(_seed("floor", bld.id))
+    minx, miny, maxx, maxy = bld.floor.bounds
+    size = 0.33
+    z = BASE + FLOOR_LIFT
+    dust = _field(_seed("dust", bld.id), 2.5)
+    b = _Builder()
+    for i in range(int(math.ceil((maxx - minx) / size))):
+        for j in range(int(math.ceil((maxy - miny) / size))):
+            cell = box(minx + i * size, miny + j * size, min(maxx, minx + (i + 1) * size), min(maxy, miny + (j + 1) * size))
+            piece = bld.floor.intersection(cell)
+            if piece.is_empty or piece.area < 1e-6:
+                continue
+            c = _shade(TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.9, 1.06))
+            cx, cy = piece.centroid.x, piece.centroid.y
+            d = float(dust(cx, cy))
+            c = _mix(c, DUST, 0.25 + 0.35 * max(0.0, d))
+            if rng.uniform() < 0.04:
+                c = _mix(c, SOOT, 0.6)
+            for poly in getattr(piece, "geoms", [piece]):
+                if poly.geom_type != "Polygon":
+                    continue
+                verts, tris, _ = _flat(poly, z, None)
+                b.tris(verts[tris].reshape(-1, 3), c)
+    return b.piece(f"floor:{bld.id}", {"tet": "floor", "building": bld.id, "tile": tile.id, "level": 0, "blocks": False})
+
+
+# --------------------------------------------------------------------------------------------------
+# Rubble and debris
+
+
+def _lump(rng: np.random.Generator, centre, radius: float, height: float) -> trimesh.Trimesh:
+    m = trimesh.creation.icosphere(subdivisions=1, radius=1.0)
+    v = m.vertices * rng.uniform(0.8, 1.2, (len(m.vertices), 1))
+    v = v * np.array([radius, radius * rng.uniform(0.6, 1.0), height])
+    v[:, 2] = np.maximum(v[:, 2], 0.0)
+    return trimesh.Trimesh(v + np.array(centre), m.faces, process=False)
+
+
+def _chunk(rng: np.random.Generator, centre, size: float) -> trimesh.Trimesh:
+    m = trimesh.creation.box(extents=size * rng.uniform(0.5, 1.0, 3) * np.array([1.6, 1.0, 0.6]))
+    ang = rng.uniform(0, math.tau)
+    m.apply_transform(trimesh.transformations.rotation_matrix(ang, [0, 0, 1]))
+    m.apply_transform(trimesh.transformations.rotation_matrix(rng.uniform(-0.5, 0.5), [1, 0, 0]))
+    m.apply_translation(np.array(centre) + [0, 0, size * 0.2])
+    return m
+
+
+def _rubble(tile: Any, colour: Rgb) -> Piece | None:
+    """Heaps of fallen brick and plaster against the walls, clear of the doors and windows, and low
+    (under 0.35"): the engine counts no rubble in sight (TET-3 rubble is ground for movement)."""
+    bld = tile.building
+    rng = np.random.default_rng(_seed("rubble", bld.id))
+    inner = bld.floor.buffer(-0.35)
+    if inner.is_empty:
+        return None
+    b = _Builder()
+    for wall in bld.walls:
+        length, n, at = _wall_frame(wall)
+        mid = np.array(at(length / 2, 0, 0))[:2]
+        side = 1.0 if bld.floor.contains(shapely.Point(*(mid + n * 0.3))) else -1.0
+        for _ in range(int(rng.integers(1, 3))):
+            u = rng.uniform(0.6, max(0.7, length - 0.6))
+            if any(o.start - 0.6 <= u <= o.end + 0.6 for o in wall.openings):
+                continue
+            c = np.array(at(u, side * rng.uniform(0.35, 0.6), BASE + FLOOR_LIFT))
+            for _ in range(int(rng.integers(3, 6))):
+                off = np.append(rng.normal(0, 0.18, 2), 0.0)
+                b.mesh(_lump(rng, c + off, rng.uniform(0.15, 0.32), rng.uniform(0.08, 0.2)),
+                       _mix(_mix(colour, BRICK, rng.uniform(0.2, 0.9)), DUST, rng.uniform(0, 0.4)))
+            for _ in range(int(rng.integers(6, 12))):
+                p = c + np.append(rng.normal(0, 0.3, 2), rng.uniform(0.05, 0.15))
+                b.mesh(_chunk(rng, p, rng.uniform(0.06, 0.14)), _mix(BRICK, colour, rng.uniform(0, 0.6)))
+    return b.piece(f"rubble:{bld.id}", {"tet": "rubble", "building": bld.id, "blocks": False})
+
+
+def _scatter(name: str, shape, n: int, z: float, seed: int, colours: tuple[Rgb, ...], extras: dict) -> Piece | None:
+    """Chips, tiles and scorched beams scattered over a plan shape."""
+    if shape is None or shape.is_empty:
+        return None
+    rng = np.random.default_rng(seed)
+    minx, miny, maxx, maxy = shape.bounds
+    xs, ys = rng.uniform(minx, maxx, n * 3), rng.uniform(miny, maxy, n * 3)
+    keep = shapely.contains_xy(shape, xs, ys)
+    b = _Builder()
+    for x, y in list(zip(xs[keep], ys[keep], strict=True))[:n]:
+        if rng.uniform() < 0.08:
+            beam = trimesh.creation.box(extents=[rng.uniform(0.8, 1.6), 0.08, 0.06])
+            beam.apply_transform(trimesh.transformations.rotation_matrix(rng.uniform(0, math.tau), [0, 0, 1]))
+            beam.apply_translation([x, y, z + 0.03])
+            b.mesh(beam, _shade(TIMBER, rng.uniform(0.8, 1.2)))
+        else:
+            b.mesh(_chunk(rng, (x, y, z), rng.uniform(0.04, 0.1)), _shade(colours[int(rng.integers(len(colours)))],
+                                                                          rng.uniform(0.85, 1.1)))
+    return b.piece(name, extras)
+
+
+# --------------------------------------------------------------------------------------------------
+# The town
+
+
+def _colour(building_id: str) -> Rgb:
+    return PLASTER[_seed("plaster", building_id) % len(PLASTER)]
+
+
+def town_nodes(spec: TownSpec) -> list[Piece]:
+    """Every node of the baked town, in a stable order: the road, the pavements, then tile by tile its
+    base, floor, walls and their sight sheets, rubble and debris; last the street's debris."""
+    tiles = list(spec.town.tiles)
+    tiles_shape = unary_union([t.area for t in tiles]) if tiles else None
+    pieces: list[Piece | None] = [_road(spec, tiles_shape), _pavement(spec, tiles_shape)]
+    for tile in tiles:
+        pieces.append(_tile(tile))
+        bld = tile.building
+        if bld is None:
+            continue
+        colour = _colour(bld.id)
+        pieces.append(_floor(tile))
+        for wall in bld.walls:
+            pieces.append(_wall_slab(wall, bld, colour))
+            pieces.append(_wall_sight(wall, bld))
+        pieces.append(_rubble(tile, colour))
+        pieces.append(_scatter(f"debris:{bld.id}", bld.floor.buffer(-0.25), 45, BASE + FLOOR_LIFT,
+                               _seed("debris", bld.id), (BRICK, colour, TERRACOTTA, DUST),
+                               {"tet": "debris", "building": bld.id, "blocks": False}))
+    if tiles_shape is not None:
+        street = box(0, 0, spec.width, spec.height).difference(tiles_shape.buffer(PAVEMENT + 0.1))
+        pieces.append(_scatter("debris:town", street, 140, 0.0, _seed("debris", "town"),
+                               (BRICK, TERRACOTTA, DUST, CONCRETE), {"tet": "debris", "blocks": False}))
+    return [p for p in pieces if p is not None]
+
+
+def _export(piece: Piece) -> trimesh.Trimesh:
+    v = np.asarray(piece.mesh.vertices, float)
+    f = np.asarray(piece.mesh.faces, np.int64)
+    fn = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
+    fn /= np.where((ln := np.linalg.norm(fn, axis=1, keepdims=True)) > 0, ln, 1.0)
+    normals = np.repeat(fn, 3, 0) if len(v) == 3 * len(f) else trimesh.Trimesh(v, f, process=False).vertex_normals
+    out = trimesh.Trimesh(np.round(v @ TABLE_TO_GLTF.T, 4), f, process=False)
+    out.vertex_normals = np.round(np.asarray(normals) @ TABLE_TO_GLTF.T, 5)
+    out.visual = trimesh.visual.TextureVisuals(material=PBRMaterial(
+        name=piece.extras["tet"], baseColorFactor=[1.0, 1.0, 1.0, 1.0], metallicFactor=0.0, roughnessFactor=0.9))
+    rgba = np.column_stack([piece.colors, np.full(len(piece.colors), 255, np.uint8)]).astype(np.uint8)
+    out.visual.vertex_attributes["color"] = rgba
+    return out
+
+
+def bake_town_glb(spec: TownSpec) -> bytes:
+    """Bake the town to a deterministic .glb (see the module docstring)."""
+    pieces = town_nodes(spec)
+    scene = trimesh.Scene()
+    extras: dict[str, dict[str, Any]] = {}
+    for piece in pieces:
+        scene.add_geometry(_export(piece), node_name=piece.name, geom_name=piece.name)
+        extras[piece.name] = piece.extras
+    scene.metadata = {"dinkydau": {"ruins_version": RUINS_VERSION, "units": "inch", "ruleset": "tet68",
+                                   "table": [float(spec.width), float(spec.height)], "base": BASE}}
+
+    def post(tree: dict) -> None:
+        tree["asset"]["generator"] = f"dinkydau bake town {RUINS_VERSION} (trimesh {trimesh.__version__})"
+        for key in ("images", "textures"):
+            if not tree.get(key):
+                tree.pop(key, None)
+        views = tree.get("bufferViews", [])
+        for mesh in tree.get("meshes", []):
+            for prim in mesh["primitives"]:
+                for acc in prim["attributes"].values():
+                    views[tree["accessors"][acc]["bufferView"]]["target"] = 34962  # ARRAY_BUFFER
+                if "indices" in prim:
+                    views[tree["accessors"][prim["indices"]]["bufferView"]]["target"] = 34963  # ELEMENT_ARRAY
+        for gnode in tree.get("nodes", []):
+            if gnode.get("name") in extras:
+                gnode["extras"] = extras[gnode["name"]]
+
+    return trimesh.exchange.gltf.export_glb(scene, include_normals=True, tree_postprocessor=post)
+
+
+# --------------------------------------------------------------------------------------------------
+# Cache and command line
+
+
+@functools.cache
+def _code_hash() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _describe(spec: TownSpec) -> dict:
+    tiles = []
+    for t in spec.town.tiles:
+        row: dict[str, Any] = {"id": t.id, "area": list(t.area.exterior.coords)}
+        if t.building is not None:
+            bld = t.building
+            row["building"] = {"id": bld.id, "floor": list(bld.floor.exterior.coords), "walls": [
+                {"id": w.id, "a": list(w.a), "b": list(w.b), "height": w.height,
+                 "openings": [[o.kind, o.start, o.end, o.bottom, o.top] for o in w.openings]} for w in bld.walls]}
+        tiles.append(row)
+    return {"table": [spec.width, spec.height], "tiles": tiles}
+
+
+def town_key(spec: TownSpec) -> str:
+    """Content hash of what the bake depends on: the table, its tiles, buildings and walls, this code."""
+    blob = {"version": RUINS_VERSION, "code": _code_hash(), "town": _describe(spec)}
+    return hashlib.sha256(json.dumps(blob, sort_keys=True, default=list).encode()).hexdigest()[:24]
+
+
+def town_path(spec: TownSpec) -> Path:
+    """The baked .glb of a town, baked on demand and cached by content hash in the folder of Dinky Dau's
+    baked tables (named as they are, so ``prune_bakes`` keeps the folder bounded)."""
+    path = cache_dir() / f"table-{town_key(spec)}.glb"
+    try:
+        age = time.time() - path.stat().st_mtime
+    except OSError:
+        age = None
+    if age is None:
+        write_atomic(path, bake_town_glb(spec))
+        prune_bakes(path.parent)
+    elif age > 600.0:
+        with contextlib.suppress(OSError):
+            os.utime(path)
+    return path
+
+
+def main_bake_town(spec: TownSpec, out: str | Path | None = None) -> Path:
+    """``dinkydau bake <tet scenario> [--out FILE]``: the cached bake, or one written to ``out``."""
+    if out is None:
+        return town_path(spec)
+    target = Path(out)
+    write_atomic(target, bake_town_glb(spec))
+    return target
