@@ -1,7 +1,8 @@
-"""Tet '68 balance: a scenario played by the computer on both sides through the engine, seeds 1..N (the
-Dinky Dau tables have ``dinkydau simulate``; docs/balance.md). Prints each game and the win rates.
+"""Tet '68 balance: a scenario played by the computer on both sides, seeds F..F+N-1, through the one batch
+runner every ruleset shares (``game.ai.simulate``: the same games as ``dinkydau simulate hue_street``).
+Prints each game as it finishes, then the win rates with their 95 % Wilson intervals (docs/balance.md).
 
-    python benchmarks/tet_balance.py [--scenario hue_street] [--games 100] [--first 1]
+    python benchmarks/tet_balance.py [--scenario hue_street] [--games 100] [--first 1] [--jobs 1]
 """
 
 from __future__ import annotations
@@ -9,27 +10,16 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.engine.session import Engine  # noqa: E402
+from game.ai import simulate  # noqa: E402
 
 
-def play(engine: Engine, scenario: str, seed: int) -> dict:
-    r = engine.call("game.new", {"scenario": scenario, "seed": seed, "referee": True, "side": "referee",
-                                 "players": {"allied": "ai", "insurgent": "ai"}})
-    gid, steps, t0 = r["game"], 0, time.perf_counter()
-    while not engine.call("game.step", {"game": gid, "side": "referee"})["over"]:
-        steps += 1
-    v = engine.call("game.view", {"game": gid, "side": "referee"})
-    engine.call("game.close", {"game": gid})
-    alive = Counter(f["side"] for f in v["figures"] if f["alive"])
-    return {"seed": seed, "winner": v["result"]["winner"], "reason": v["result"]["reason"], "turn": v["turn"],
-            "steps": steps, "cleared": len(v["result"]["cleared"]), "allied_left": alive["allied"],
-            "insurgent_left": alive["insurgent"], "seconds": time.perf_counter() - t0}
+def show(g: dict) -> None:
+    print(f"seed {g['seed']:4d}: {g['winner'] or 'draw':9s} turn {g['turns']:2d}, {g['cleared']} cleared, "
+          f"left {g['allied_left']}/{g['insurgent_left']}, {g['seconds']:.1f} s", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,18 +27,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenario", default="hue_street")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--first", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
     a = p.parse_args(argv)
-    engine = Engine()
-    games = []
-    for seed in range(a.first, a.first + a.games):
-        g = play(engine, a.scenario, seed)
-        games.append(g)
-        print(f"seed {seed:4d}: {g['winner'] or 'draw':9s} turn {g['turn']:2d}, {g['cleared']} cleared, "
-              f"left {g['allied_left']}/{g['insurgent_left']}, {g['seconds']:.1f} s", flush=True)
-    wins = Counter(g["winner"] or "draw" for g in games)
-    n = len(games)
-    print(f"{a.scenario}: {n} games: Allied {100 * wins['allied'] / n:.1f} %, Insurgent "
-          f"{100 * wins['insurgent'] / n:.1f} %, draw {100 * wins['draw'] / n:.1f} %; median "
+    games = simulate.run(a.scenario, a.games, jobs=a.jobs, seed=a.first, on_result=show)
+    s = simulate.summary(games, a.scenario, simulate.options_for(a.scenario), "tet68")
+
+    def rate(key: str) -> str:
+        lo, hi = s["ci95"][key]
+        return f"{100 * s[key]:.1f} % ({100 * lo:.1f}-{100 * hi:.1f})"
+
+    print(f"{a.scenario}: {s['games']} games: Allied {rate('allied_win_rate')}, Insurgent "
+          f"{rate('insurgent_win_rate')}, draw {rate('draw_rate')} (95 % Wilson intervals); median "
           f"{statistics.median(g['seconds'] for g in games):.1f} s a game")
     return 0
 
