@@ -6,7 +6,7 @@
     dinkydau engine [--listen 127.0.0.1:PORT]                             the headless engine process
     dinkydau validate FILE...                                            check scenario files
     dinkydau bake SCENARIO [--out FILE]                                  bake a table to glTF
-    dinkydau simulate SCENARIO --games N [--jobs J] [--threat L]          batch AI-vs-AI statistics
+    dinkydau simulate SCENARIO --games N [--jobs J | --ray [ADDR]]       batch AI-vs-AI statistics, any ruleset
     dinkydau demo [SCENARIO]                                             convention attract mode
     dinkydau film SCENARIO --showcase dustoff --out d.mp4                the set pieces of a real game on film
 """
@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("demo", help="attract mode for a convention table: AI against AI until someone takes command")
     sub.add_parser("film", help="render artillery, Dustoff, air strikes (and an armour brew-up) of a real game to "
                    "MP4 or PNGs (dinkydau film --help)")
-    sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel, with statistics (dinkydau simulate --help)")
+    sub.add_parser("simulate", help="N seeded AI-vs-AI games in parallel or on a Ray cluster, with statistics "
+                   "(dinkydau simulate --help)")
     p = sub.add_parser("engine", help="run the headless engine (JSON-RPC 2.0 on stdio, or TCP)")
     p.add_argument("--listen", metavar="[HOST:]PORT",
                    help="serve on TCP instead of stdio: PORT alone is the loopback address (this machine only); "
