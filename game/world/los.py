@@ -372,6 +372,9 @@ class TableLOS:
         """Per sightline end (x, y, z): [elevated (DD-4.41), the canopy volume it is in, once asked]."""
         self._bodies: dict[Observer, np.ndarray] = {}
         self._trees: dict[Observer, float] = {}
+        self._fast = _compiled(self)
+        """The table as ``game.world.sightline`` reads it (None: the Python path answers)."""
+        self._fast_cond: dict[Conditions, np.ndarray] = {}
         gc.collect()  # the load's trimesh meshes hold reference cycles
         release_freed_memory()
 
@@ -800,6 +803,8 @@ class TableLOS:
         ``visible`` is then exact, its evidence partial (``complete`` False). The answers are those of
         :meth:`trace_reference`; the plan grid (``game.world.raytrace.PlanGrid``) only spares casts.
         """
+        if self._fast is not None and not conditions.burnt:
+            return self._trace_fast(eyes, targets, conditions, distance, early)
         eyes, targets, n, length, dirs, plan, hfac, dist = self._segments(eyes, targets, distance)
         C = len(self.classes)
         geo = self.geo
@@ -1108,6 +1113,11 @@ class TableLOS:
             raise ValueError(f"sightline from ({ex:.2f}, {ey:.2f}) is off the {self.width:g}x{self.height:g} table")
         if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
             raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
+        if self._fast is not None and not conditions.burnt:  # compiled (game.world.sightline)
+            out = np.empty(self._fast_width)
+            _fast_sight(*self._fast, self._fast_conditions(conditions), ex, ey, ez, tx, ty, tz,
+                        math.nan if distance is None else distance, early, out)
+            return self._fast_row(out.tolist(), e, conditions)
         dx, dy, dz = tx - ex, ty - ey, tz - ez
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         plan = math.sqrt(dx * dx + dy * dy)
@@ -1330,6 +1340,61 @@ class TableLOS:
         band = (part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0)
         return Sight(not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, inches, solid_t, solid_part, smoke,
                      above_part, above_t, e, d, elevated, band, False, True, wall, hull, hull_t)
+
+    # -- the compiled path (game.world.sightline) ----------------------------------------------------
+    @property
+    def _fast_width(self) -> int:
+        return _FAST_OUT + len(self.classes)
+
+    def _fast_conditions(self, conditions: Conditions) -> np.ndarray:
+        """The conditions packed for the compiled path (kept per conditions, a few at a time)."""
+        got = self._fast_cond.get(conditions)
+        if got is None:
+            from game.world.sightline import pack_conditions
+
+            wcap, wname, _ = conditions.weather_cap()
+            tod = conditions.time_of_day
+            got = pack_conditions(TIME_CAPS[tod], self._limit[tod], wcap, self._limit[wname] if wname else -1,
+                                  conditions.illuminated, conditions.smoke, self._hulls(conditions))
+            if len(self._fast_cond) > 64:
+                self._fast_cond.clear()
+            self._fast_cond[conditions] = got
+        return got
+
+    def _fast_row(self, v: list, e: tuple, conditions: Conditions) -> Sight:
+        """A :class:`Sight` from one answer of the compiled path."""
+        from game.world import sightline as sl
+
+        k = int(v[sl.O_HULL])
+        hull = self._hulls(conditions).ids[k] if k >= 0 else ""  # type: ignore[union-attr]
+        return Sight(v[sl.O_VIS] != 0.0, v[sl.O_DIST], v[sl.O_CUT], int(v[sl.O_LIM]),
+                     self._zeros if v[sl.O_ZERO] else tuple(v[sl.O_INCHES:]), v[sl.O_SOLID_T], int(v[sl.O_SOLID_P]),
+                     v[sl.O_SMOKE] != 0.0, int(v[sl.O_ABOVE_P]), v[sl.O_ABOVE_T], e, tuple(v[sl.O_UX:sl.O_UZ + 1]),
+                     v[sl.O_ELEV] != 0.0, (v[sl.O_BAND_E] != 0.0, v[sl.O_BAND_T] != 0.0), v[sl.O_FAR] != 0.0,
+                     v[sl.O_COMPLETE] != 0.0, (int(v[sl.O_WALL_E]), int(v[sl.O_WALL_T])), hull, v[sl.O_HULL_T])
+
+    def _trace_fast(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
+                    distance: np.ndarray | None, early: bool) -> Trace:
+        """:meth:`trace` through the compiled path: each row the answer of :meth:`_sight`."""
+        from game.world import sightline as sl
+
+        eyes = np.ascontiguousarray(np.asarray(eyes, float).reshape(-1, 3))
+        targets = np.ascontiguousarray(np.asarray(targets, float).reshape(-1, 3))
+        self._on_table(eyes[:, :2], "sightline from")
+        self._on_table(targets[:, :2], "sightline to")
+        n = len(eyes)
+        dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
+        out = np.empty((n, self._fast_width))
+        sl.sight_many(*self._fast, self._fast_conditions(conditions), eyes, targets, dist, early, out)
+        hulls = self._hulls(conditions)
+        wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
+        return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
+                     out[:, sl.O_INCHES:], out[:, sl.O_SOLID_T], out[:, sl.O_SOLID_P].astype(int),
+                     out[:, sl.O_SMOKE] != 0.0, out[:, sl.O_ABOVE_P].astype(int), out[:, sl.O_ABOVE_T], eyes,
+                     out[:, sl.O_UX:sl.O_UZ + 1], out[:, sl.O_LEN], out[:, sl.O_ELEV] != 0.0,
+                     out[:, [sl.O_BAND_E, sl.O_BAND_T]] != 0.0, out[:, sl.O_FAR] != 0.0, out[:, sl.O_COMPLETE] != 0.0,
+                     wall if (wall >= 0).any() else None, None if hulls is None else out[:, sl.O_HULL].astype(int),
+                     None if hulls is None else out[:, sl.O_HULL_T], hulls.ids if hulls is not None else ())
 
     def _casters(self) -> tuple:
         fns = getattr(self._local, "casters", None)
@@ -1677,6 +1742,23 @@ class TableLOS:
                      eyes, dirs, length, elevated, band, np.zeros(n, bool), np.ones(n, bool), wall,
                      hull, hull_t, hull_ids)
 
+
+def _compiled(los: TableLOS) -> tuple | None:
+    """The table packed for ``game.world.sightline`` (None where it cannot run: no direct Embree path, or
+    numba missing, and then the Python path answers)."""
+    global _fast_sight, _FAST_OUT
+    try:
+        from game.world import sightline
+    except ImportError:
+        return None
+    _fast_sight, _FAST_OUT = sightline.sight, sightline.OUT
+    return sightline.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED,
+                                "eye": EYE_HEIGHT, "solid_clearance": SOLID_CLEARANCE, "q": Q, "step": STEP,
+                                "kill": KILL_PLAN, "z_margin": Z_MARGIN, "max_hits": MAX_HITS})
+
+
+_fast_sight: Any = None
+_FAST_OUT = 0
 
 INF = math.inf
 NO_BAND = (False, False)

@@ -1,0 +1,801 @@
+"""Compiled sightlines: the rules of ``game.world.los`` for one sightline at a time, in numba, around
+Embree's own casts (issue 21).
+
+``TableLOS._sight`` (one sightline, full evidence) and ``TableLOS.trace`` (many at once, the AI's
+batched path) both run :func:`sight` here: the steps of the plain-Python single path, in the same order
+with the same arithmetic, so a batched row and a single answer are the same to the last bit, and both
+are the answers the Python path gave (``benchmarks/los_answers.py`` compares them). The casts are
+``rtcIntersect1`` / ``rtcOccluded1`` called from the compiled code on the scenes embreex built (the
+addresses ``game.world.raytrace._Direct`` found and checked), the same float32 rays the Python path
+packs, so the same hits.
+
+A table is handed over as three flat arrays (floats, ints, offsets: :func:`pack`) and the sight
+conditions as one (:func:`pack_conditions`); the compiled functions are cached on disk under the
+project's ``.cache/numba`` (``NUMBA_CACHE_DIR`` overrides it), so a process loads them instead of
+compiling (``benchmarks/los.py`` prints what the first call costs).
+
+What it leaves out: burnt ground (G-19, ``Conditions.burnt``), which the Python path answers (its
+polygons are shapely's); the evidence words (``TableLOS._result``); off-table checks (the caller's).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+from pathlib import Path
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    numba.config.CACHE_DIR = str(Path(__file__).resolve().parents[2] / ".cache" / "numba")
+
+__all__ = ["OUT", "pack", "pack_conditions", "sight", "sight_many"]
+
+# -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
+(H_FLAT, H_GMAX, H_INLO, H_INHI, H_OUTLO, H_OUTHI, H_CNX, H_CNY, H_CNZ, H_KNX, H_KNY, H_KNZ, H_PCUT, H_CCUT,
+ H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
+ H_CPART, H_CLEAR, H_WCELL, H_MULTI, H_PWALLS, H_SOWN, H_COWN, H_CTOP, H_KOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
+ H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(40)
+H_SIZE = 40
+# scalars at the head of F
+(F_H, F_W, F_HT, F_TOP, F_OPEN, F_BONUS, F_ELEV, F_EYE, F_SOLIDC, F_Q, F_STEP, F_KILL, F_ZM, F_TOUCH,
+ F_SIZE) = range(15)
+# pointers: P[0] rtcIntersect1, P[1] rtcOccluded1, then the scenes (0: empty)
+P_ISECT, P_OCCL, P_SOLID, P_CANOPY, P_CORE, P_GROUND = range(6)
+# the conditions: Qc[0..8] scalars, then the circles and hulls
+C_TCAP, C_TLIM, C_WCAP, C_WLIM, C_NLIT, C_NSMOKE, C_NHULL, C_REACH, C_HTOP, C_SIZE = range(10)
+
+# one answer: out[...] (ints and flags as floats), inches from O_INCHES on
+(O_VIS, O_DIST, O_CUT, O_LIM, O_SOLID_T, O_SOLID_P, O_SMOKE, O_ABOVE_P, O_ABOVE_T, O_ELEV, O_BAND_E, O_BAND_T,
+ O_FAR, O_COMPLETE, O_WALL_E, O_WALL_T, O_HULL, O_HULL_T, O_UX, O_UY, O_UZ, O_LEN, O_ZERO, O_INCHES) = range(24)
+OUT = O_INCHES
+"""Width of an answer before its inches (one per canopy class)."""
+
+INV = 0xFFFFFFFF
+INF = math.inf
+
+
+@intrinsic
+def _embree(typingctx, fn, scene, ray):
+    """Call ``fn(scene, ray, NULL)``: rtcIntersect1 or rtcOccluded1 at the address ``fn``."""
+    def codegen(context, builder, signature, args):
+        i8p = ir.IntType(8).as_pointer()
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i8p, i8p])
+        f = builder.inttoptr(args[0], fnty.as_pointer())
+        builder.call(f, [builder.inttoptr(args[1], i8p), builder.inttoptr(args[2], i8p), ir.Constant(i8p, None)])
+        return context.get_dummy_value()
+    return types.void(fn, scene, ray), codegen
+
+
+@njit(cache=True, nogil=True)
+def _ray_buffer():
+    """A 16-byte aligned RTCRayHit: (floats, the same memory as uint32, offset in items, its address)."""
+    raw = np.zeros(48, np.float32)
+    bits = raw.view(np.uint32)
+    addr = raw.ctypes.data
+    off = ((16 - addr % 16) % 16) // 4
+    return raw, bits, off, addr + off * 4
+
+
+@njit(cache=True, nogil=True)
+def _first(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
+    """The first hit within tmax: (t or inf, face or -1); as ``_Direct.casters``' first."""
+    scene = P[which]
+    if scene == 0:
+        return INF, -1
+    raw, bits, o, addr = R
+    raw[o] = np.float32(ox)
+    raw[o + 1] = np.float32(oy)
+    raw[o + 2] = np.float32(oz)
+    raw[o + 3] = np.float32(0.0)
+    raw[o + 4] = np.float32(dx)
+    raw[o + 5] = np.float32(dy)
+    raw[o + 6] = np.float32(dz)
+    raw[o + 7] = np.float32(0.0)
+    raw[o + 8] = np.float32(tmax)
+    bits[o + 9] = INV
+    bits[o + 10] = 0
+    bits[o + 11] = 0
+    for k in range(12, 17):
+        raw[o + k] = np.float32(0.0)
+    bits[o + 17] = INV
+    bits[o + 18] = INV
+    bits[o + 19] = INV
+    _embree(P[P_ISECT], scene, addr)
+    prim = bits[o + 17]
+    if prim == INV:
+        return INF, -1
+    return np.float64(raw[o + 8]), np.int64(prim)
+
+
+@njit(cache=True, nogil=True)
+def _blocked(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
+    """Does the ray hit anything within tmax? (as ``_Direct.casters``' blocked)"""
+    scene = P[which]
+    if scene == 0:
+        return False
+    raw, bits, o, addr = R
+    raw[o] = np.float32(ox)
+    raw[o + 1] = np.float32(oy)
+    raw[o + 2] = np.float32(oz)
+    raw[o + 3] = np.float32(0.0)
+    raw[o + 4] = np.float32(dx)
+    raw[o + 5] = np.float32(dy)
+    raw[o + 6] = np.float32(dz)
+    raw[o + 7] = np.float32(0.0)
+    raw[o + 8] = np.float32(tmax)
+    bits[o + 9] = INV
+    bits[o + 10] = 0
+    bits[o + 11] = 0
+    _embree(P[P_OCCL], scene, addr)
+    return raw[o + 8] == -np.inf
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pmax(a, b):
+    """Python's max(a, b): a unless b is greater."""
+    return b if b > a else a
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pmin(a, b):
+    """Python's min(a, b): a unless b is smaller."""
+    return b if b < a else a
+
+
+@njit(cache=True, nogil=True)
+def _cell(F, H, x, y):
+    h = F[F_H]
+    nx, ny = H[H_NX], H[H_NY]
+    i, j = int(x / h), int(y / h)
+    i = 0 if i < 0 else nx - 1 if i >= nx else i
+    j = 0 if j < 0 else ny - 1 if j >= ny else j
+    return j * nx + i
+
+
+@njit(cache=True, nogil=True)
+def _ground1(F, H, P, R, x, y):
+    """``TableLOS._ground1``: the grid's level cell, else a cast down."""
+    g = F[H[H_FLAT] + _cell(F, H, x, y)]
+    if g == g:
+        return g
+    top = F[F_TOP]
+    t, prim = _first(P, P_GROUND, R, x, y, top, 0.0, 0.0, -1.0, 1e6)
+    if prim < 0:
+        return 0.0
+    v = np.rint((top - t) * 10000.0)
+    return (v if v != 0.0 else math.copysign(0.0, top - t)) / 10000.0
+
+
+@njit(cache=True, nogil=True)
+def _inside_walls(F, N, H, k, x, y, z):
+    wz = H[H_WZ] + 2 * k
+    if not (F[wz] <= z <= F[wz + 1]):
+        return False
+    base = H[H_HULLP] + k * H[H_P] * 4
+    for m in range(N[H[H_HCOUNT] + k]):
+        b = base + 4 * m
+        if F[b] * (x - F[b + 2]) + F[b + 1] * (y - F[b + 3]) < 0.0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _walls_of1(F, N, H, x, y, z):
+    """``TableLOS._walls_of1``: the building a point is inside, -1 none."""
+    cell = _cell(F, H, x, y)
+    code = N[H[H_WCELL] + cell]
+    if code == -1:
+        return -1
+    if code >= 0:
+        return code if _inside_walls(F, N, H, code, x, y, z) else -1
+    start = N[H[H_MULTI] + cell]
+    lst = H[H_MULTI] + H[H_CELLS]
+    for m in range(N[lst + start]):
+        k = N[lst + start + 1 + m]
+        if _inside_walls(F, N, H, k, x, y, z):
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _end(F, N, H, P, R, x, y, z):
+    """``TableLOS._end1``: (does it stand 2" or more up (DD-4.41), the building it is inside)."""
+    cell = _cell(F, H, x, y)
+    wall = -1 if N[H[H_WCELL] + cell] == -1 else _walls_of1(F, N, H, x, y, z)
+    elev = F[F_ELEV] - 1e-6
+    if z - F[F_EYE] >= elev:
+        return True, wall
+    if F[H[H_GMAX] + cell] + 1e-4 < elev:
+        return False, wall
+    g = F[H[H_FLAT] + cell]
+    return (g if g == g else _ground1(F, H, P, R, x, y)) >= elev, wall
+
+
+@njit(cache=True, nogil=True)
+def _inside1(F, N, H, P, R, x, y, z):
+    """``TableLOS._inside1``: the canopy volume a point is in, -1 none."""
+    cell = _cell(F, H, x, y)
+    code = N[H[H_CPART] + cell]
+    if code == -1:
+        return -1
+    if code >= 0:
+        if F[H[H_INLO] + cell] < z < F[H[H_INHI] + cell]:
+            return code
+        if z < F[H[H_OUTLO] + cell] or z > F[H[H_OUTHI] + cell]:
+            return -1
+    _, prim = _first(P, P_CANOPY, R, x, y, z, 0.0, 0.0, 1.0, 1e6)
+    if prim >= 0 and F[H[H_CNZ] + prim] > 0:
+        return N[H[H_COWN] + prim]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _clear(F, N, H, ex, ey, tx, ty, zmin):
+    """``PlanGrid.clear``: certain that the plan segment meets nothing up to ``zmin``."""
+    v = zmin - F[F_ZM]
+    level = -1
+    for k in range(H[H_NLEVELS]):
+        if F[H[H_LEVELS] + k] < v:
+            level += 1
+    if level < 0:
+        return False
+    rows = H[H_CLEAR] + level * H[H_CELLS]
+    if N[rows + _cell(F, H, ex, ey)] <= 1:
+        return False
+    dx, dy = tx - ex, ty - ey
+    plan = math.sqrt(dx * dx + dy * dy)
+    if plan <= 0.0:
+        return True
+    ux, uy = dx / plan, dy / plan
+    h, nx, ny, width = F[F_H], H[H_NX] - 1, H[H_NY] - 1, H[H_NX]
+    t = 0.0
+    for _ in range(48):
+        x, y = ex + ux * t, ey + uy * t
+        i, j = int(x / h), int(y / h)
+        i = 0 if i < 0 else nx if i > nx else i
+        j = 0 if j < 0 else ny if j > ny else j
+        k = N[rows + j * width + i]
+        if k <= 1:
+            return False
+        t += (k - 1) * h * 0.999
+        if t > plan:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _near(ax, ay, bx, by, cx, cy, r):
+    """``los._segment_near`` for one plan segment."""
+    abx, aby = bx - ax, by - ay
+    acx, acy = cx - ax, cy - ay
+    denom = _pmax(abx * abx + aby * aby, 1e-12)
+    u = (acx * abx + acy * aby) / denom
+    u = 0.0 if u < 0.0 else 1.0 if u > 1.0 else u
+    return np.hypot(ax + abx * u - cx, ay + aby * u - cy) <= r
+
+
+@njit(cache=True, nogil=True)
+def _block1(F, Qc, ex, ey, ez, tx, ty, tz):
+    """``game.world.hulls.block1``: the first hull the segment enters that no end is at."""
+    n = int(Qc[C_NHULL])
+    first_k, first_s = -1, INF
+    zmin = ez if ez < tz else tz
+    if zmin >= Qc[C_HTOP]:
+        return first_k, first_s
+    dx, dy, dz = tx - ex, ty - ey, tz - ez
+    xlo, xhi = (ex, tx) if ex <= tx else (tx, ex)
+    ylo, yhi = (ey, ty) if ey <= ty else (ty, ey)
+    base = C_SIZE + 3 * int(Qc[C_NLIT]) + 3 * int(Qc[C_NSMOKE])
+    xs, order = base + 9 * n, base + 10 * n
+    reach_all, touch = Qc[C_REACH], F[F_TOUCH]
+    lo_x, hi_x = xlo - reach_all, xhi + reach_all
+    for j in range(n):
+        x = Qc[xs + j]
+        if x < lo_x or x > hi_x:  # bisect_left(xs, lo_x) <= j < bisect_right(xs, hi_x)
+            continue
+        k = int(Qc[order + j])
+        r = base + 9 * k
+        cx, cy, c, s, hl, hw, z0, z1, reach = (Qc[r], Qc[r + 1], Qc[r + 2], Qc[r + 3], Qc[r + 4], Qc[r + 5],
+                                               Qc[r + 6], Qc[r + 7], Qc[r + 8])
+        if not (zmin < z1 and xlo <= cx + reach and xhi >= cx - reach and ylo <= cy + reach and yhi >= cy - reach):
+            continue
+        px, py = ex - cx, ey - cy
+        qx, qy = tx - cx, ty - cy
+        pu, pv = px * c + py * s, py * c - px * s
+        qu, qv = qx * c + qy * s, qy * c - qx * s
+        lu, lv = hl + touch, hw + touch
+        if (abs(pu) <= lu and abs(pv) <= lv) or (abs(qu) <= lu and abs(qv) <= lv):
+            continue
+        du, dv = dx * c + dy * s, dy * c - dx * s
+        lo, hi = 0.0, 1.0
+        out = False
+        for axis in range(3):
+            if axis == 0:
+                p, d, b0, b1 = pu, du, -hl, hl
+            elif axis == 1:
+                p, d, b0, b1 = pv, dv, -hw, hw
+            else:
+                p, d, b0, b1 = ez, dz, z0, z1
+            if d == 0.0:
+                if p <= b0 or p >= b1:
+                    out = True
+                    break
+                continue
+            a0 = (b0 - p) / d
+            a1 = (b1 - p) / d
+            lo = _pmax(lo, _pmin(a0, a1))
+            hi = _pmin(hi, _pmax(a0, a1))
+        if not out and lo < hi and (lo < first_s or (lo == first_s and k < first_k)):
+            first_k, first_s = k, lo
+    return first_k, first_s
+
+
+@njit(cache=True, nogil=True)
+def _wall_reach(F, N, H, k, px, py, dx, dy):
+    """``los._wall_reach`` for building k."""
+    lo, hi, band = 0.0, 1.0, F[H[H_WBAND] + k]
+    base = H[H_WALLP] + k * H[H_P] * 4
+    for m in range(N[H[H_WCOUNT] + k]):
+        b = base + 4 * m
+        nx, ny, x0, y0 = F[b], F[b + 1], F[b + 2], F[b + 3]
+        f = nx * (px - x0) + ny * (py - y0) - band
+        g = nx * dx + ny * dy
+        if g == 0.0:
+            if f < 0.0:
+                return INF
+        elif g > 0.0:
+            s = -f / g
+            if s > lo:
+                lo = s
+        else:
+            s = -f / g
+            if s < hi:
+                hi = s
+        if lo > hi:
+            return INF
+    return lo
+
+
+@njit(cache=True, nogil=True)
+def _past_walls(F, N, H, P, R, ex, ey, ez, ux, uy, uz, tmax, be, te, bt, tb):
+    """``TableLOS._solid_past_walls``: (t, face, wall of the eye, wall of the target)."""
+    s = 0.0
+    used_e = used_t = False
+    for _ in range(H[H_MAXHITS]):
+        t, prim = _first(P, P_SOLID, R, ex + ux * s, ey + uy * s, ez + uz * s, ux, uy, uz, tmax - s)
+        if prim < 0:
+            break
+        t_abs = s + t
+        k = N[H[H_PWALLS] + N[H[H_SOWN] + prim]]
+        by_e = k >= 0 and k == be and t_abs < te
+        by_t = k >= 0 and k == bt and t_abs > tb
+        used_e = used_e or by_e
+        used_t = used_t or by_t
+        if not (by_e or by_t):
+            return t_abs, prim, be if used_e else -1, bt if used_t else -1
+        s = t_abs + F[F_STEP]
+        if s >= tmax:
+            break
+    return INF, -1, be if used_e else -1, bt if used_t else -1
+
+
+@njit(cache=True, nogil=True)
+def _band_span1(F, N, H, P, R, x, y, z, dx, dy, dz, part, exit_t):
+    """``TableLOS._band_span1``: how far from an end the sightline stays in its woodline band."""
+    t, prim = _first(P, P_CORE, R, x, y, z, dx, dy, dz, 1e6)
+    if prim < 0 or N[H[H_KOWN] + prim] != part:
+        return exit_t
+    if F[H[H_KNX] + prim] * dx + F[H[H_KNY] + prim] * dy + F[H[H_KNZ] + prim] * dz > 0:
+        return 0.0
+    return _pmin(exit_t, t)
+
+
+@njit(cache=True, nogil=True)
+def _answer(out, visible, dist, cutoff, limit, solid_t, solid_part, smoke, above_part, above_t, elevated,
+            band_e, band_t, far, complete, wall_e, wall_t, hull, hull_t, ux, uy, uz, length):
+    out[O_VIS], out[O_DIST], out[O_CUT], out[O_LIM] = visible, dist, cutoff, limit
+    out[O_SOLID_T], out[O_SOLID_P], out[O_SMOKE] = solid_t, solid_part, smoke
+    out[O_ABOVE_P], out[O_ABOVE_T], out[O_ELEV] = above_part, above_t, elevated
+    out[O_BAND_E], out[O_BAND_T], out[O_FAR], out[O_COMPLETE] = band_e, band_t, far, complete
+    out[O_WALL_E], out[O_WALL_T], out[O_HULL], out[O_HULL_T] = wall_e, wall_t, hull, hull_t
+    out[O_UX], out[O_UY], out[O_UZ], out[O_LEN] = ux, uy, uz, length
+
+
+@njit(cache=True, nogil=True)
+def _find(keys, n, p):
+    for i in range(n):
+        if keys[i] == p:
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
+    """``TableLOS._sight`` for one sightline, written into ``out`` (see ``O_*``); burnt ground left out."""
+    C = H[H_C]
+    for c in range(C):
+        out[O_INCHES + c] = 0.0
+    out[O_ZERO] = 1.0
+    dx, dy, dz = tx - ex, ty - ey, tz - ez
+    length = math.sqrt(dx * dx + dy * dy + dz * dz)
+    plan = math.sqrt(dx * dx + dy * dy)
+    safe = _pmax(length, 1e-12)
+    if length > 0:
+        ux, uy, uz = dx / safe, dy / safe, dz / safe
+        hfac = plan / safe
+    else:
+        ux, uy, uz, hfac = 1.0, 0.0, 0.0, 0.0
+    Q = F[F_Q]
+    dist = math.floor((plan if distance != distance else distance) * Q + 0.5) / Q
+
+    # 5 (first): the limits before terrain
+    elev_e, be = _end(F, N, H, P, R, ex, ey, ez)
+    elev_t, bt = _end(F, N, H, P, R, tx, ty, tz)
+    elevated = elev_e or elev_t
+    cutoff = F[F_OPEN] + F[F_BONUS] if elevated else F[F_OPEN]
+    limit = H[H_LIM_ELEV] if elevated else H[H_LIM_OPEN]
+    tcap = Qc[C_TCAP]
+    if tcap == tcap:
+        lit = False
+        for k in range(int(Qc[C_NLIT])):
+            b = C_SIZE + 3 * k
+            cx, cy, r = Qc[b], Qc[b + 1], Qc[b + 2]
+            lit = lit or np.hypot(ex - cx, ey - cy) <= r or np.hypot(tx - cx, ty - cy) <= r
+        if not lit and tcap < cutoff:
+            cutoff, limit = tcap, int(Qc[C_TLIM])
+    wcap = Qc[C_WCAP]
+    if wcap == wcap and wcap < cutoff:
+        cutoff, limit = wcap, int(Qc[C_WLIM])
+    far = dist > cutoff + 1e-9
+    smoke = False
+    base = C_SIZE + 3 * int(Qc[C_NLIT])
+    for k in range(int(Qc[C_NSMOKE])):
+        b = base + 3 * k
+        smoke = smoke or _near(ex, ey, tx, ty, Qc[b], Qc[b + 1], Qc[b + 2])
+    if far or (early and smoke):
+        _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, far, far,
+                -1, -1, -1, INF, ux, uy, uz, length)
+        return
+    hull, hull_t = -1, INF  # 2. vehicle hulls and wrecks (G-01 T15)
+    if Qc[C_NHULL] > 0:
+        k, at = _block1(F, Qc, ex, ey, ez, tx, ty, tz)
+        if k >= 0:
+            if early:
+                _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
+                        False, -1, -1, -1, INF, ux, uy, uz, length)
+                return
+            hull, hull_t = k, at * length
+    if _clear(F, N, H, ex, ey, tx, ty, _pmin(ez, tz)):
+        _answer(out, not smoke and hull < 0 and dist <= cutoff + 1e-9, dist, cutoff, limit, INF, -1, smoke, -1,
+                INF, elevated, False, False, False, True, -1, -1, hull, hull_t, ux, uy, uz, length)
+        return
+
+    # 1. ground and buildings (an end at a hootch's or masonry building's wall sees out: G-01 T10/T11)
+    sc = F[F_SOLIDC]
+    solid_t, solid_part = INF, -1
+    wall_e, wall_t = -1, -1
+    walled = False
+    if (be >= 0 or bt >= 0) and length > sc:
+        if be >= 0 and be == bt:
+            te, tb = INF, -INF
+        else:
+            te, tb = 0.0, INF
+            if be >= 0:
+                s = _wall_reach(F, N, H, be, ex, ey, tx - ex, ty - ey)
+                te = INF if s == INF else s * length
+            if bt >= 0:
+                s = _wall_reach(F, N, H, bt, tx, ty, ex - tx, ey - ty)
+                tb = -INF if s == INF else length - s * length
+        solid_t, prim, wall_e, wall_t = _past_walls(F, N, H, P, R, ex, ey, ez, ux, uy, uz, length - sc,
+                                                    be, te, bt, tb)
+        if prim >= 0:
+            if early:
+                _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
+                        False, -1, -1, -1, INF, ux, uy, uz, length)
+                return
+            solid_part = N[H[H_SOWN] + prim]
+        walled = True
+    if length > sc and not walled:
+        if early:
+            if _blocked(P, P_SOLID, R, ex, ey, ez, ux, uy, uz, length - sc):
+                _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
+                        False, -1, -1, -1, INF, ux, uy, uz, length)
+                return
+        else:
+            solid_t, prim = _first(P, P_SOLID, R, ex, ey, ez, ux, uy, uz, length - sc)
+            solid_part = N[H[H_SOWN] + prim] if prim >= 0 else -1
+
+    # 3. canopy: every boundary crossed, in order (see TableLOS._sight)
+    part_t = _inside1(F, N, H, P, R, tx, ty, tz)
+    part_e = _inside1(F, N, H, P, R, ex, ey, ez)
+    maxh = H[H_MAXHITS]
+    pend_p = np.empty(maxh, np.int64)
+    pend_t = np.empty(maxh, np.float64)
+    pend_open = np.empty(maxh, np.bool_)
+    npend = 0
+    cap = 2 * maxh + 4
+    iv_kind = np.empty(cap, np.int64)
+    iv_p = np.empty(cap, np.int64)
+    iv_t0 = np.empty(cap, np.float64)
+    iv_t1 = np.empty(cap, np.float64)
+    niv = 0
+    top_t = np.empty(maxh, np.float64)
+    top_p = np.empty(maxh, np.int64)
+    ntop = 0
+    exit_e = np.nan
+    last_entry_t = np.nan
+    step, kill_plan = F[F_STEP], F[F_KILL]
+    cnx, cny, cnz, cown, ctop, pcut = H[H_CNX], H[H_CNY], H[H_CNZ], H[H_COWN], H[H_CTOP], H[H_PCUT]
+    if length > 0 and P[P_CANOPY] != 0:
+        start = 0.0
+        for _ in range(maxh):
+            t, prim = _first(P, P_CANOPY, R, ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz,
+                             length - start)
+            if prim < 0:
+                break
+            t_abs = start + t
+            p = N[cown + prim]
+            entering = F[cnx + prim] * ux + F[cny + prim] * uy + F[cnz + prim] * uz < 0
+            i = _find(pend_p, npend, p)
+            if entering:
+                if i >= 0 and pend_open[i]:
+                    iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 1, p, pend_t[i], t_abs
+                    niv += 1
+                if i < 0:
+                    i = npend
+                    npend += 1
+                    pend_p[i] = p
+                pend_t[i], pend_open[i] = t_abs, True
+                if p == part_t:
+                    last_entry_t = t_abs
+                if N[ctop + prim]:
+                    top_t[ntop], top_p[ntop] = t_abs, p
+                    ntop += 1
+            else:
+                if i >= 0:
+                    if pend_open[i]:
+                        iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 0, p, pend_t[i], t_abs
+                        niv += 1
+                        pend_open[i] = False
+                else:
+                    iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 0, p, 0.0, t_abs
+                    niv += 1
+                    i = npend
+                    npend += 1
+                    pend_p[i], pend_open[i] = p, False
+                if p == part_e and exit_e != exit_e:
+                    exit_e = t_abs
+            start += t + step
+            if early and entering and p != part_t and F[pcut + p] < dist - 1e-9 and t_abs > 0:
+                reach = _pmin(kill_plan * 1.01 / _pmax(hfac, 1e-12), length - start)
+                if (not _blocked(P, P_CANOPY, R, ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, reach)
+                        and (start + reach - t_abs) * hfac >= kill_plan):
+                    _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
+                            False, -1, -1, -1, INF, ux, uy, uz, length)
+                    return
+    span_e = span_t = 0.0
+    if part_e >= 0:
+        span_e = _band_span1(F, N, H, P, R, ex, ey, ez, ux, uy, uz, part_e,
+                             length if exit_e != exit_e else _pmin(exit_e, length))
+    if part_t >= 0:
+        span_t = _band_span1(F, N, H, P, R, tx, ty, tz, -ux, -uy, -uz, part_t,
+                             length if last_entry_t != last_entry_t else length - last_entry_t)
+
+    # inches inside each class: the intervals, bands clipped off, united per class in a fixed order
+    zero = True
+    if npend > 0 or part_e >= 0 or part_t >= 0:
+        for i in range(npend):
+            if pend_open[i]:
+                iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 1, pend_p[i], pend_t[i], length
+                niv += 1
+        if part_e >= 0 and _find(pend_p, npend, part_e) < 0:
+            iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 2, part_e, 0.0, length
+            niv += 1
+        if part_t >= 0 and _find(pend_p, npend, part_t) < 0 and part_e != part_t:
+            iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 3, part_t, 0.0, length
+            niv += 1
+        pclass = H[H_PCLASS]
+        sp_c = np.empty(niv, np.int64)
+        sp_t0 = np.empty(niv, np.float64)
+        sp_kind = np.empty(niv, np.int64)
+        sp_p = np.empty(niv, np.int64)
+        sp_t1 = np.empty(niv, np.float64)
+        ns = 0
+        for m in range(niv):
+            p, t0, t1 = iv_p[m], iv_t0[m], iv_t1[m]
+            if p == part_e and t0 <= 0.0:
+                t0 = _pmax(t0, span_e)
+            if p == part_t and t1 >= length:
+                t1 = _pmin(t1, length - span_t)
+            if t1 > t0:
+                # insertion by (class, t0, kind, volume, t1), as Python sorts the tuples
+                c, kind = N[pclass + p], iv_kind[m]
+                j = ns
+                while j > 0:
+                    a = j - 1
+                    if sp_c[a] != c:
+                        later = sp_c[a] > c
+                    elif sp_t0[a] != t0:
+                        later = sp_t0[a] > t0
+                    elif sp_kind[a] != kind:
+                        later = sp_kind[a] > kind
+                    elif sp_p[a] != p:
+                        later = sp_p[a] > p
+                    else:
+                        later = sp_t1[a] > t1
+                    if not later:
+                        break
+                    sp_c[j], sp_t0[j], sp_kind[j], sp_p[j], sp_t1[j] = sp_c[a], sp_t0[a], sp_kind[a], sp_p[a], sp_t1[a]
+                    j = a
+                sp_c[j], sp_t0[j], sp_kind[j], sp_p[j], sp_t1[j] = c, t0, kind, p, t1
+                ns += 1
+        if ns:
+            total = np.zeros(C + 1)
+            group, reach = -2, -INF
+            for m in range(ns):
+                c, t0, t1 = sp_c[m], sp_t0[m], sp_t1[m]
+                if c == group:
+                    total[c] += _pmax(t1 - _pmax(t0, reach), 0.0)
+                    reach = _pmax(reach, t1)
+                else:
+                    total[c] += t1 - t0
+                    group, reach = c, t1
+            for c in range(C):
+                out[O_INCHES + c] = math.floor(total[c] * hfac * Q + 0.5) / Q
+            zero = False
+
+    # 4. dense canopy entered from above, outside the bands (DD-4.41)
+    above_t, above_part = INF, -1
+    for m in range(ntop):
+        t = top_t[m]
+        if t > span_e + 1e-6 and t < length - span_t - 1e-6 and t < above_t:
+            above_t, above_part = t, top_p[m]
+
+    # 5. each canopy class crossed caps the total length (G-02); ties go to the terrain
+    if not zero:
+        ccut = H[H_CCUT]
+        for c in range(C):
+            if out[O_INCHES + c] > 0 and F[ccut + c] <= cutoff:
+                cutoff, limit = F[ccut + c], c
+    out[O_ZERO] = 1.0 if zero else 0.0
+    blocked = solid_part >= 0 or smoke or above_part >= 0 or hull >= 0
+    _answer(out, not blocked and dist <= cutoff + 1e-9, dist, cutoff, limit, solid_t, solid_part, smoke,
+            above_part, above_t, elevated, part_e >= 0 and span_e > 0, part_t >= 0 and span_t > 0, False, True,
+            wall_e, wall_t, hull, hull_t, ux, uy, uz, length)
+
+
+@njit(cache=True, nogil=True)
+def sight(F, N, H, P, Qc, ex, ey, ez, tx, ty, tz, distance, early, out):
+    """One sightline (``distance`` NaN: its plan length) into ``out``."""
+    _sight(F, N, H, P, Qc, _ray_buffer(), ex, ey, ez, tx, ty, tz, distance, early, out)
+
+
+@njit(cache=True, nogil=True)
+def sight_many(F, N, H, P, Qc, eyes, targets, distance, early, out):
+    """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into the
+    rows of ``out``."""
+    R = _ray_buffer()
+    for i in range(eyes.shape[0]):
+        _sight(F, N, H, P, Qc, R, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
+               distance[i], early, out[i])
+
+
+# -- packing ------------------------------------------------------------------------------------------
+
+
+def _scene_ptr(scene) -> int:
+    if scene.empty:
+        return 0
+    direct = scene._direct
+    if direct is None:
+        raise LookupError("no direct Embree path")
+    return int(direct.scene.value)
+
+
+def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """A table (``TableLOS``) as the flat arrays :func:`sight` reads: (F, N, H, P), or None where the
+    direct Embree path is not in use (the Python path answers then). ``limits``: the constants of
+    ``game.world.los`` (open, bonus, elevated, eye, solid_clearance, q, step, kill, z_margin, touch,
+    max_hits)."""
+    from game.world.hulls import HULL_TOUCH
+    from game.world.raytrace import CLEAR_LEVELS, _Direct
+
+    lib = _Direct.library()
+    geo = los.geo
+    try:
+        ptrs = [_scene_ptr(s) for s in (geo.solid, geo.canopy, geo.core, geo.ground)]
+    except LookupError:
+        return None
+    if lib is None or not ptrs[0] or not ptrs[3]:
+        return None
+    P = np.array([ctypes.cast(lib.rtcIntersect1, ctypes.c_void_p).value,
+                  ctypes.cast(lib.rtcOccluded1, ctypes.c_void_p).value, *ptrs], np.uint64)
+    g = los.grid
+    cells = g.nx * g.ny
+    floats: list[np.ndarray] = [np.array([g.h, los.width, los.height, los._top, limits["open"], limits["bonus"],
+                                          limits["elevated"], limits["eye"], limits["solid_clearance"],
+                                          limits["q"], limits["step"], limits["kill"], limits["z_margin"],
+                                          HULL_TOUCH], float)]
+    ints: list[np.ndarray] = []
+    H = np.zeros(H_SIZE, np.int64)
+    nf = [F_SIZE]
+    ni = [0]
+
+    def f(slot: int, values) -> None:
+        a = np.ascontiguousarray(values, np.float64).ravel()
+        H[slot] = nf[0]
+        floats.append(a)
+        nf[0] += len(a)
+
+    def i(slot: int, values) -> None:
+        a = np.ascontiguousarray(values).ravel().astype(np.int64)
+        H[slot] = ni[0]
+        ints.append(a)
+        ni[0] += len(a)
+
+    canopy, core = geo.canopy, geo.core
+    f(H_FLAT, los._ground_flat)
+    f(H_GMAX, los._ground_max)
+    f(H_INLO, los._inside_lo)
+    f(H_INHI, los._inside_hi)
+    f(H_OUTLO, los._outside_lo)
+    f(H_OUTHI, los._outside_hi)
+    for slot, k in ((H_CNX, 0), (H_CNY, 1), (H_CNZ, 2)):
+        f(slot, canopy.normal[:, k] if len(canopy.owner) else np.zeros(0))
+    for slot, k in ((H_KNX, 0), (H_KNY, 1), (H_KNZ, 2)):
+        f(slot, core.normal[:, k] if len(core.owner) else np.zeros(0))
+    f(H_PCUT, los.part_cutoff)
+    f(H_CCUT, los.class_cutoff)
+    walls = los.walls
+    width = max([len(w.hull) for w in walls] + [len(w.wall) for w in walls] + [1])
+    hullp = np.zeros((max(len(walls), 1), width, 4))
+    wallp = np.zeros((max(len(walls), 1), width, 4))
+    for k, w in enumerate(walls):
+        hullp[k, :len(w.hull)] = w.hull
+        wallp[k, :len(w.wall)] = w.wall
+    f(H_HULLP, hullp)
+    f(H_WALLP, wallp)
+    f(H_WZ, [[w.zlo, w.zhi] for w in walls] or [[0.0, 0.0]])
+    f(H_WBAND, [w.band for w in walls] or [0.0])
+    f(H_LEVELS, CLEAR_LEVELS)
+    i(H_CPART, los._canopy_part)
+    i(H_CLEAR, g.clearance)
+    i(H_WCELL, np.frombuffer(los._walls_cell, np.int32))
+    # the cells several buildings may hold: per cell an index into the list after it (count, k ...)
+    index = np.full(cells, -1, np.int64)
+    lst: list[int] = []
+    for cell, ks in sorted(los._walls_multi.items()):
+        index[cell] = len(lst)
+        lst.extend([len(ks), *ks])
+    i(H_MULTI, np.concatenate([index, np.array(lst, np.int64)]))
+    i(H_PWALLS, los._part_walls_np)
+    i(H_SOWN, geo.solid.owner)
+    i(H_COWN, canopy.owner)
+    i(H_CTOP, np.frombuffer(los._canopy_top, np.uint8) if los._canopy_top else np.zeros(0))
+    i(H_KOWN, core.owner)
+    i(H_PCLASS, los.part_class)
+    i(H_HCOUNT, [len(w.hull) for w in walls] or [0])
+    i(H_WCOUNT, [len(w.wall) for w in walls] or [0])
+    H[H_NX], H[H_NY], H[H_C], H[H_P] = g.nx, g.ny, len(los.classes), width
+    H[H_NLEVELS], H[H_CELLS], H[H_MAXHITS] = len(CLEAR_LEVELS), cells, limits["max_hits"]
+    H[H_LIM_OPEN], H[H_LIM_ELEV] = los._limit_open, los._limit_elevated
+    return np.concatenate(floats), np.concatenate(ints), H, P
+
+
+def pack_conditions(tcap: float | None, tlim: int, wcap: float | None, wlim: int, lit: tuple, smoke: tuple,
+                    hulls) -> np.ndarray:
+    """The sight conditions as :func:`sight` reads them: the time of day's cap (None: none) and its limit
+    index, the weather's, the lit and smoke circles, the hulls (``game.world.hulls.Hulls`` or None)."""
+    n = len(hulls) if hulls is not None else 0
+    head = [math.nan if tcap is None else tcap, tlim, math.nan if wcap is None else wcap, wlim, len(lit),
+            len(smoke), n, hulls.reach if n else 0.0, hulls.top if n else -INF]
+    parts = [np.array(head, float), np.array(lit, float).reshape(-1), np.array(smoke, float).reshape(-1)]
+    if n:
+        parts += [hulls.cols.reshape(-1), np.array(hulls.xs, float), np.array(hulls.order, float)]
+    return np.concatenate(parts)
