@@ -37,12 +37,16 @@ def test_moves_go_by_ascending_initiative_and_fire_by_descending():  # TET-7
     g = game(m1=2, v1=1)
     assert g.state.phase == "move" and g.state.step == 1 and g.state.to_act == "insurgent"
     g.act("insurgent", {"type": "hold", "figure": "v1"})
+    assert g.state.to_act == "allied" and g.legal_actions("allied") == [{"type": "pass", "clause": "C-32",
+                                                                         "label": "no snap fire"}]
+    g.act("allied", {"type": "pass"})  # C-32: asked after every act of the move phase, here nothing to shoot
     assert g.state.step == 2 and g.state.to_act == "allied"
     with pytest.raises(IllegalAction, match="TET-7|no figure"):
         g.act("allied", {"type": "hold", "figure": "v1"})  # not the Allies' figure
     g.act("allied", {"type": "move", "figure": "m1", "to": [6.0, 12.0]})
-    if g.state.snap is not None:  # a lower-Initiative enemy never snaps (C-32)
-        pytest.fail("snap fire offered by a lower Initiative")
+    # a lower-Initiative enemy never snaps (C-32): the decision is a pass alone
+    assert [o["type"] for o in g.legal_actions("insurgent")] == ["pass"]
+    g.act("insurgent", {"type": "pass"})
     assert g.state.phase == "fire" and g.state.step == 2 and g.state.to_act == "allied"
 
 

@@ -28,6 +28,14 @@ REACH = (1.0, 2.0, 3.0, 4.5, 6.0, 8.5)
 SNAP = 0.06
 CAUTION = 0.6
 """Inches of way a figure gives up to be seen by one exposure level less of one enemy it sees."""
+FRIENDLY = 2.0
+"""A friend hurt in a cone or a burst counts as much as two enemies hurt, against it."""
+GRENADE = 0.15
+"""The hits a grenade must be worth beyond a shot: there are two of them (G-41)."""
+STRONG = 120
+"""The Weapon Skill a figure needs to charge: above the 105 a common man rolls on average (TET-6)."""
+ADJACENT = 3.0
+"""Inches to the enemy within which the computer charges."""
 
 
 def _expect(t: dict, auto: bool) -> float:
@@ -35,11 +43,11 @@ def _expect(t: dict, auto: bool) -> float:
     return min(pct, 100) / 100 * t["exposure"] / 6 + max(0, pct - 100) / 100
 
 
-def _best_shot(offers: list[dict]) -> tuple[float, dict] | None:
+def _best_shot(offers: list[dict], single: bool = False) -> tuple[float, dict] | None:
     best = None
     for o in offers:
         for t in o["targets"]:
-            for auto in (False, True) if "auto_chance" in t else (False,):
+            for auto in (False, True) if "auto_chance" in t and not single else (False,):
                 e = _expect(t, auto)
                 if best is None or e > best[0]:
                     best = (e, {"type": o["type"], "figure": o["figure"], "target": t["id"], "auto": auto})
@@ -50,18 +58,73 @@ def choose(game, side: str) -> dict | None:
     offers = game.legal_actions(side)
     if not offers:
         return None
-    if any(o["type"] == "snap_fire" for o in offers):
+    if any(o["type"] == "pass" for o in offers):  # the snap decision after an enemy's act (C-32)
         best = _best_shot([o for o in offers if o["type"] == "snap_fire"])
         return best[1] if best and best[0] >= SNAP else {"type": "pass"}
-    fires = [o for o in offers if o["type"] == "fire"]
-    if fires:
-        best = _best_shot(fires)
+    if any(o["type"] in ("fire", "cone", "launch", "grenade") for o in offers):
+        best = _best_fire(game, side, offers)
         if best is not None:
-            return best[1]
+            return best
+    charge = _charge(game, side, [o for o in offers if o["type"] == "charge"])
+    if charge is not None:
+        return charge
     moves = [o for o in offers if o["type"] == "move"]
     if moves:
         return _move(game, side, moves[0])
     return _hold(offers)
+
+
+def _worth(members: list[dict], side: str, key: str = "chance") -> float:
+    """The hits a cone or a burst is worth: each enemy's chance of being hurt, less twice each friend's."""
+    total = 0.0
+    for m in members:
+        p = min(m.get(key, 100), 100) / 100 * m["exposure"] / 6
+        total += p if m["side"] != side else -FRIENDLY * p
+    return total
+
+
+def _best_fire(game, side: str, offers: list[dict]) -> dict | None:
+    """The shot likeliest to hurt the enemy: a single shot, a cone where two or more stand close together, the
+    M79 at a cluster, a grenade into a room with enemies in it; a grenade only well ahead of a shot."""
+    best = _best_shot([o for o in offers if o["type"] == "fire"], single=True)
+    choice = (best[0], best[1]) if best else (0.0, None)
+    for o in offers:
+        if o["type"] not in ("cone", "launch", "grenade") or not o["targets"]:
+            continue
+        spots = [(t["x"], t["y"]) for t in o["targets"]]
+        spots += [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for i, a in enumerate(spots) for b in spots[i + 1:]
+                  if math.dist(a, b) <= 4.0]
+        for x, y in spots[:8]:
+            action = {"type": o["type"], "figure": o["figure"], "at": [round(x, 2), round(y, 2)]}
+            try:
+                plan = game.preview(side, action)
+            except Exception:  # noqa: BLE001 - an aim point the rules refuse is no candidate
+                continue
+            if o["type"] == "cone":
+                enemies = sum(m["side"] != side for m in plan["in_cone"])
+                worth = _worth(plan["in_cone"], side) if enemies >= 2 else 0.0
+            else:
+                worth = plan["chance"] / 100 * _worth(plan["in_blast"], side, "none")
+                if o["type"] == "grenade":
+                    worth -= GRENADE
+            if worth > choice[0] + 1e-9:
+                choice = (worth, action)
+    return choice[1]
+
+
+def _charge(game, side: str, offers: list[dict]) -> dict | None:
+    """Hand-to-hand (G-41) when an enemy is close and the figure is the stronger: its own Weapon Skill well
+    above the common man's and Initiative to spare (the enemy's statistics are its owner's)."""
+    view = game.view(side)
+    mine = {f["id"]: f for f in view["figures"] if f["side"] == side}
+    for o in offers:
+        me = mine.get(o["figure"])
+        if me is None or me["ws"] < STRONG or me["initiative"] < 2:
+            continue
+        close = [t for t in o["targets"] if math.dist((me["x"], me["y"]), t["to"]) <= ADJACENT]
+        if close:
+            return {"type": "charge", "figure": o["figure"], "target": close[0]["id"]}
+    return None
 
 
 def _hold(offers: list[dict]) -> dict:

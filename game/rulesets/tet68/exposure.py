@@ -118,7 +118,14 @@ def stops(wall: Wall, p: tuple[float, float, float], q: tuple[float, float, floa
 def exposure(firer: Figure, target: Figure, walls: list[Wall], t: Tables | None = None) -> Exposure:
     """TET-16: the exposure of ``target`` to ``firer``'s eye past ``walls``, with the evidence."""
     t = t or tables()
-    eye = points(firer, t)["eye"]
+    return exposure_from(points(firer, t)["eye"], target, walls, t)
+
+
+def exposure_from(eye: tuple[float, float, float], target: Figure, walls: list[Wall],
+                  t: Tables | None = None) -> Exposure:
+    """TET-16 from a point rather than a firer's eye: a burst's exposure toward a figure (TET-14, G-41:
+    "exposure toward the burst"), 0 when the walls hide it all."""
+    t = t or tables()
     places = []
     for name, pt in points(target, t).items():
         if name == "eye":

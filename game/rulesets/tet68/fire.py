@@ -94,10 +94,12 @@ def band(weapon: Weapon, distance: float) -> int | None:
     return next((i for i, top in enumerate(weapon.bands) if distance <= top + 1e-9), None)
 
 
-def chance(firer: Man, distance: float, auto: bool = False, t: Tables | None = None) -> tuple[int | None, list[dict]]:
-    """TET-15: the percentage to hit (None: no shot) and the factors that make it, each with its clause."""
+def chance(firer: Man, distance: float, auto: bool = False, t: Tables | None = None,
+           weapon: str | None = None) -> tuple[int | None, list[dict]]:
+    """TET-15: the percentage to hit (None: no shot) and the factors that make it, each with its clause;
+    ``weapon``: another weapon's range bands (a grenade is thrown with the SMG's, G-41)."""
     t = t or tables()
-    w = t.weapons[firer.weapon]
+    w = t.weapons[weapon or firer.weapon]
     b = band(w, distance)
     if b is None:
         why = (f"inside the {w.name}'s {w.min_range:g}\" arming distance" if distance < w.min_range else
@@ -106,7 +108,8 @@ def chance(firer: Man, distance: float, auto: bool = False, t: Tables | None = N
     mult = t.fire.multipliers[b]
     pct = firer.ws * mult
     factors = [{"name": f"Weapon Skill {firer.ws}", "value": firer.ws, "clause": "TET-6"},
-               {"name": f"{w.name} at {distance:.1f}\": x{_fraction(mult)}", "value": mult, "clause": "TET-11"}]
+               {"name": f"{w.name} at {distance:.1f}\": x{_fraction(mult)}", "value": mult,
+                "clause": "TET-11" if weapon is None else "TET-11; G-41"}]
     if auto:
         if not w.auto:
             return None, [{"name": f"the {w.name} fires no cone", "value": 0, "clause": "TET-12; TET-13"}]
@@ -158,6 +161,31 @@ def shoot(dice: Dice, firer: Man, target: Man, distance: float, exposure: int, a
     # TET-19, C-32: hit on the d100, saved by the cover roll, in a move phase by a higher-Initiative firer
     shot.duckback = (move_phase and saved > 0 and not shot.losses
                      and firer.acting_initiative > target.acting_initiative)
+    return shot
+
+
+def strike(dice: Dice, man: Man, foe: Man, t: Tables | None = None) -> Shot:
+    """Hand-to-hand (G-41): a d100 against the full Weapon Skill (each complete hundred a sure hit, as
+    TET-15), no cover roll; each hit a d3 loss (TET-17)."""
+    shot = Shot(man, foe)
+    sure, rest = divmod(man.ws, 100)
+    roll = dice.die(100)
+    extra = rest > 0 and roll <= rest
+    shot.hits = sure + int(extra)
+    shot.events.append({"type": "roll", "purpose": "hand-to-hand", "firer": man.id, "target": foe.id, "dice": "d100",
+                        "target_number": rest, "automatic_hits": sure,
+                        "modifiers": [{"name": f"Weapon Skill {man.ws}", "value": man.ws, "clause": "TET-6"},
+                                      {"name": "hand-to-hand: full Weapon Skill, no cover roll", "value": 1,
+                                       "clause": "G-41"}],
+                        "result": roll, "success": extra, "hits": shot.hits, "clause": "G-41; TET-15",
+                        "text": f"{man.name} fights {foe.name} hand to hand: needs {rest} or less"
+                                + (f" ({sure} sure hit{'s' * (sure > 1)})" if sure else "") + f", rolls {roll:02d}"})
+    for _ in range(shot.hits):
+        loss, d6 = d3(dice)
+        shot.losses.append(loss)
+        shot.events.append({"type": "roll", "purpose": "effect", "firer": man.id, "target": foe.id, "dice": "d3",
+                            "rolls": [d6], "modifiers": [], "result": loss, "clause": "TET-17; G-41",
+                            "text": f"{foe.name} loses {loss} Initiative"})
     return shot
 
 

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 
 from game.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
-from game.rulesets.tet68 import fire, movement
+from game.rulesets.tet68 import fire, fog, melee, movement, offers, resolve
 from game.rulesets.tet68.exposure import Figure, exposure
 from game.rulesets.tet68.scenario import SIDES, TetScenario
 from game.rulesets.tet68.tables import tables
@@ -55,6 +55,10 @@ class Fig:
     """It has moved or held in this turn's move phase."""
     aimed: bool = False
     """It has fired or held in this turn's fire phase."""
+    grenades: int = 0
+    """Grenades left (G-41: two each at the start); its owner's to read."""
+    struck: bool = False
+    """It has fought hand-to-hand this turn (G-41)."""
 
     @property
     def id(self) -> str:
@@ -78,7 +82,7 @@ class TetState:
     queue: list[str] = field(default_factory=list)
     declared: list[dict] = field(default_factory=list)
     snap: dict | None = None
-    """A move the other side may snap fire at (C-32): {mover, side}."""
+    """The other side's decision after an act of the move phase (C-32): {mover, side, moved}."""
     revealed: list[str] = field(default_factory=list)
     cleared: list[str] = field(default_factory=list)
     last: str | None = None
@@ -96,14 +100,19 @@ class TetGame:
         self.events: list[dict] = []
         for f in scenario.figures:  # TET-5, TET-6: each figure's statistics, rolled by its owner
             man, evs = fire.roll_man(self.dice, f.id, f.side, f.name, f.weapon, f.leader, self.tables)
-            self.state.figures[f.id] = Fig(man, f.x, f.y, f.facing, f.pose, f.lean_to)
+            self.state.figures[f.id] = Fig(man, f.x, f.y, f.facing, f.pose, f.lean_to,
+                                           grenades=self.tables.grenade.per_figure)
             for ev in evs:
                 self.emit(ev, f.side)
         self._begin_turn()
 
     # -- the record ----------------------------------------------------------------------------------
-    def emit(self, event: dict, visible: str = "all") -> dict:
+    def emit(self, event: dict, visible: str = "all", owner: str | None = None, others: dict | None = None) -> dict:
+        """Record an event for ``visible`` (a side, or all); ``others``: the copy a side other than ``owner``
+        reads (``fog.py``: the statistics stay on their owner's roster)."""
         ev = {"seq": len(self.events) + 1, **event, "_visible": visible}
+        if others is not None and owner is not None:
+            ev["_others"] = (owner, others)
         self.events.append(ev)
         return ev
 
@@ -117,7 +126,10 @@ class TetGame:
                 continue
             n += 1
             if n > since and id(ev) in wanted:
-                out.append({**{k: copy.deepcopy(v) for k, v in ev.items() if k != "_visible"}, "seq": n})
+                shown = ev
+                if "_others" in ev and reader not in ("referee", ev["_others"][0]):
+                    shown = ev["_others"][1]
+                out.append({**{k: copy.deepcopy(v) for k, v in shown.items() if not k.startswith("_")}, "seq": n})
         return out
 
     def put_back(self, state: TetState) -> None:
@@ -136,7 +148,7 @@ class TetGame:
         s = self.state
         s.turn += 1
         for f in s.figures.values():
-            f.fired, f.moved, f.aimed, f.man.ducked = False, False, False, False
+            f.fired, f.moved, f.aimed, f.struck, f.man.ducked = False, False, False, False, False
         s.revealed = []
         self.emit({"type": "turn", "turn": s.turn, "turns": self.scenario.turns, "clause": "TET-7",
                    "text": f"Turn {s.turn} of {self.scenario.turns}"})
@@ -153,9 +165,10 @@ class TetGame:
             if s.phase == "move":
                 ids = [f.id for f in s.figures.values() if f.man.alive and f.man.may_move and not f.moved
                        and f.man.acting_initiative == s.step]
-            else:
+            else:  # a figure in base contact fights instead (G-41)
+                fighting = self._in_contact()
                 ids = [f.id for f in s.figures.values() if f.man.alive and not f.fired and not f.aimed
-                       and f.man.acting_initiative == s.step]
+                       and f.man.acting_initiative == s.step and f.id not in fighting]
             lead = self._first() if s.last is None else other(s.last)
             a = sorted(i for i in ids if s.figures[i].man.side == lead)
             b = sorted(i for i in ids if s.figures[i].man.side != lead)
@@ -164,7 +177,7 @@ class TetGame:
                 s.to_act = s.figures[s.queue[0]].man.side
                 return
             s.last = None
-            if s.phase == "fire" and s.declared:
+            if s.phase == "fire" and (s.declared or self._fights(s.step)):
                 self._resolve_fire()  # TET-8: all of this Initiative have declared
                 continue
             if s.phase == "move" and s.step < 4:
@@ -184,16 +197,12 @@ class TetGame:
         self._fill()
 
     def _resolve_fire(self) -> None:
-        """TET-8: the shots of one Initiative, rolled together, the losses applied after all have fired."""
+        """TET-8: the shots and hand-to-hand blows of one Initiative, rolled together, the losses applied after."""
         s = self.state
         shots, s.declared = s.declared, []
         for d in shots:
             self._reveal(d["firer"])
-        events = fire.volley(self.dice, [{"firer": s.figures[d["firer"]].man, "target": s.figures[d["target"]].man,
-                                          "distance": d["distance"], "exposure": d["exposure"], "auto": d["auto"]}
-                                         for d in shots], self.tables)
-        for ev in events:
-            self.emit(ev)
+        self._fire(shots, self._fights(s.step))
         self._check_end()
 
     def _end_turn(self) -> None:
@@ -287,7 +296,7 @@ class TetGame:
                  "facing": f.facing, "pose": f.pose, "alive": f.man.alive}
             if mine:
                 d.update({"initiative": f.man.initiative, "ws": f.man.ws, "ducked": f.man.ducked, "fired": f.fired,
-                          "may_move": f.man.may_move})
+                          "may_move": f.man.may_move, "grenades": f.grenades})
             figures.append(d)
         sc = self.scenario
         return {
@@ -301,102 +310,22 @@ class TetGame:
                                                    "openings": [asdict(o) for o in w.openings]} for w in b.walls]}
                                        for b in self._buildings()]},
             "figures": figures, "cleared": list(s.cleared),
-            **({"snap": {"mover": s.snap["mover"]}} if s.snap and (referee or side == other(s.snap["side"])) else {}),
+            **({"snap": {"mover": s.snap["mover"] if referee or (s.snap["moved"] and s.snap["mover"] in seen) else None}}
+               if s.snap and (referee or side == other(s.snap["side"])) else {}),
         }
 
     def legal_actions(self, side: str) -> list[dict]:
-        s = self.state
-        if s.over or side != s.to_act:
-            return []
-        if s.snap is not None:
-            return self._snap_offers()
-        poses = list(self.tables.poses)
-        out = []
-        for fid in s.queue:
-            f = s.figures[fid]
-            if f.man.side != side:
-                continue
-            hold = {"type": "hold", "figure": f.id, "params": {"pose": {"kind": "choice", "choices": poses}},
-                    "clause": "TET-7", "label": f"{f.man.name} holds"}
-            if s.phase == "move":
-                out.append({"type": "move", "figure": f.id, "params": {"to": {"kind": "point"},
-                                                                     "pose": {"kind": "choice", "choices": poses}},
-                            "reach": self.tables.movement.open, "clause": "TET-9; TET-10",
-                            "label": f"{f.man.name} moves"})
-            else:
-                out += self._fire_offers(f, "fire")
-            out.append(hold)
-        return out
+        return offers.legal_actions(self, side)
 
-    def _targets(self, f: Fig, pool: list[Fig]) -> list[dict]:
-        out = []
-        for t in pool:
-            e = self.exposure_of(f, t).level
-            d = math.dist((f.x, f.y), (t.x, t.y))
-            single = fire.chance(f.man, d, False, self.tables)[0]
-            if e <= 0 or single is None:
-                continue
-            auto = fire.chance(f.man, d, True, self.tables)[0]
-            out.append({"id": t.id, "distance": round(d, 3), "exposure": e, "chance": single,
-                        **({"auto_chance": auto} if auto is not None else {})})
-        return out
-
-    def _fire_offers(self, f: Fig, kind: str) -> list[dict]:
-        seen = self.sees(f.man.side)
-        pool = [t for t in self.state.figures.values() if t.id in seen and t.man.alive]
-        targets = self._targets(f, pool)
-        if not targets:
-            return []
-        return [{"type": kind, "figure": f.id, "targets": targets,
-                 "params": {"target": {"kind": "choice", "choices": [t["id"] for t in targets]},
-                            "auto": {"kind": "flag"}}, "clause": "TET-15; TET-16", "label": f"{f.man.name} fires"}]
-
-    def _snap_offers(self) -> list[dict]:
-        s = self.state
-        mover = s.figures[s.snap["mover"]]
-        out = []
-        for f in s.figures.values():
-            if (f.man.side == other(s.snap["side"]) and f.man.alive and not f.fired
-                    and f.man.acting_initiative > mover.man.acting_initiative):
-                for o in self._fire_offers(f, "snap_fire"):
-                    o["targets"] = [t for t in o["targets"] if t["id"] == mover.id]
-                    if o["targets"]:
-                        o["params"]["target"]["choices"] = [mover.id]
-                        o["clause"] = "C-32; TET-19; G-41"
-                        out.append(o)
-        return out + ([{"type": "pass", "clause": "C-32", "label": "let it move"}] if out else [])
+    def preview(self, side: str, action: dict) -> dict:
+        """What an act would cost, or its odds and who it reaches: the rules' answer, asked before acting."""
+        return offers.preview(self, side, action)
 
     # -- acting --------------------------------------------------------------------------------------------
-    def preview(self, side: str, action: dict) -> dict:
-        """What a move would cost, or a shot's chance, exposure and what the cover roll needs: the rules'
-        answer, asked before acting (the computer players ask it too)."""
-        s = self.state
-        if action.get("type") == "move":
-            f = self._acting(side, action, "move")
-            to = self._point(action)
-            plan = movement.cost(self.scenario.town, [(f.x, f.y), to], self.tables).to_dict()
-            # how much of it the enemy figures this side sees would see there (TET-16), standing
-            there = Fig(f.man, to[0], to[1], f.facing, action.get("pose") or f.pose, f.lean_to)
-            seen = self.sees(side)
-            threat = {e: self.exposure_of(s.figures[e], there).level for e in sorted(seen)}
-            if plan["legal"] and self._crowded(side, f, to):
-                plan = {**plan, "legal": False, "reason": "another figure stands there"}
-            return {**plan, "ground": self.scenario.town.ground_at(*to),
-                    "seen_by": {e: n for e, n in threat.items() if n > 0}}
-        if action.get("type") in ("fire", "snap_fire"):
-            offers = self.legal_actions(side)
-            fid = action.get("figure")
-            offer = next((o for o in offers if o["type"] == action["type"] and o["figure"] == fid), None)
-            if offer is None:
-                raise IllegalAction(f"no {action['type']} for {fid!r} now", "TET-7")
-            t = next((x for x in offer["targets"] if x["id"] == action.get("target")), None)
-            if t is None:
-                raise IllegalAction(f"{action.get('target')!r} is no target {fid} can see", "TET-16; G-41")
-            ev = self.exposure_of(s.figures[fid], s.figures[t["id"]]).to_dict()
-            return {**t, **ev}
-        raise IllegalAction(f"no preview of {action.get('type')!r}", "TET-15")
+    def building(self, bid: str):
+        return next(b for b in self._buildings() if b.id == bid)
 
-    def _acting(self, side: str, action: dict, kind: str) -> Fig:
+    def acting(self, side: str, action: dict) -> Fig:
         s = self.state
         if s.over:
             raise IllegalAction("the game is over", "G-41")
@@ -408,7 +337,7 @@ class TetGame:
                                 f"in the {s.phase} phase", "TET-7")
         return s.figures[fid]
 
-    def _point(self, action: dict) -> tuple[float, float]:
+    def point(self, action: dict) -> tuple[float, float]:
         to = action.get("to")
         if not (isinstance(to, list) and len(to) == 2 and all(isinstance(v, (int, float)) for v in to)):
             raise IllegalAction("param 'to' should be a point [x, y]", "TET-9")
@@ -417,42 +346,37 @@ class TetGame:
             raise IllegalAction("that point is off the table", "TET-3")
         return x, y
 
+    def crowded(self, side: str, f: Fig, to: tuple[float, float], but: str | None = None) -> bool:
+        """Whether a figure the side knows of (its own, or an enemy it sees) but ``but`` stands where ``f``
+        would: never a hidden enemy, whose place a refusal would tell (DESIGN §6)."""
+        seen = self.sees(side)
+        return any(g.man.alive and g.id not in (f.id, but) and (g.man.side == side or g.id in seen)
+                   and math.dist((g.x, g.y), to) < SPACE - 0.01 for g in self.state.figures.values())
+
     def act(self, side: str, action: dict) -> list[dict]:
         start = len(self.events)
+        s = self.state
         kind = action.get("type") if isinstance(action, dict) else None
-        if self.state.snap is not None:
+        if s.snap is not None:
             self._act_snap(side, action, kind)
-        elif kind == "move":
-            self._act_move(side, action)
+        elif kind in ("move", "charge") and s.phase == "move":
+            self._act_move(side, action, kind)
         elif kind == "hold":
-            f = self._acting(side, action, kind)
+            f = self.acting(side, action)
             self._pose(f, action)
-            if self.state.phase == "move":
-                f.moved = True
-            else:
-                f.aimed = True
             self.emit({"type": "hold", "figure": f.id, "pose": f.pose, "clause": "TET-7",
                        "text": f"{f.man.name} holds ({f.pose})"}, f.man.side)
-            self._advance(side)
-        elif kind == "fire" and self.state.phase == "fire":
-            f = self._acting(side, action, kind)
-            target = self._target_of(f, action, "fire")
-            self.state.declared.append({"firer": f.id, "target": target["id"], "distance": target["distance"],
-                                        "exposure": target["exposure"], "auto": bool(action.get("auto"))})
-            f.fired = f.aimed = True
-            self.emit({"type": "declare", "figure": f.id, "clause": "TET-8",
-                       "text": f"{f.man.name} takes aim"}, f.man.side)
-            self._advance(side)
+            if s.phase == "move":
+                f.moved = True
+                self._after_move(f, False)
+            else:
+                f.aimed = True
+                self._advance(side)
+        elif kind in ("fire", "cone", "launch", "grenade") and s.phase == "fire":
+            self._declare(side, action, kind)
         else:
-            raise IllegalAction(f"no action {str(kind)[:40]!r} now (the {self.state.phase} phase)", "TET-7")
+            raise IllegalAction(f"no action {str(kind)[:40]!r} now (the {s.phase} phase)", "TET-7")
         return self.events[start:]
-
-    def _crowded(self, side: str, f: Fig, to: tuple[float, float]) -> bool:
-        """Whether a figure the side knows of (its own, or an enemy it sees) stands where ``f`` would: never
-        a hidden enemy, whose place a refusal would tell (DESIGN §6)."""
-        seen = self.sees(side)
-        return any(g.man.alive and g.id != f.id and (g.man.side == side or g.id in seen)
-                   and math.dist((g.x, g.y), to) < SPACE for g in self.state.figures.values())
 
     def _pose(self, f: Fig, action: dict) -> None:
         pose = action.get("pose")
@@ -462,24 +386,51 @@ class TetGame:
             raise IllegalAction(f"no pose {str(pose)[:40]!r} ({', '.join(self.tables.poses)})", "TET-16")
         f.pose = pose
 
-    def _target_of(self, f: Fig, action: dict, kind: str) -> dict:
-        offers = self._fire_offers(f, kind)
-        targets = offers[0]["targets"] if offers else []
-        t = next((x for x in targets if x["id"] == action.get("target")), None)
+    def _target_of(self, f: Fig, action: dict, found: list[dict]) -> dict:
+        t = next((x for x in found if x["id"] == action.get("target")), None)
         if t is None:  # the same words for a hidden figure and a made-up id (DESIGN §6)
             raise IllegalAction(f"no target {str(action.get('target'))[:40]!r} that {f.man.name} can see", "TET-16; G-41")
         if action.get("auto") and "auto_chance" not in t:
             raise IllegalAction(f"the {self.tables.weapons[f.man.weapon].name} fires no cone", "TET-12; TET-13")
         return t
 
-    def _act_move(self, side: str, action: dict) -> None:
-        s = self.state
-        f = self._acting(side, action, "move")
-        to = self._point(action)
+    def _declare(self, side: str, action: dict, kind: str) -> None:
+        """The fire phase: a shot declared, rolled with the others of its Initiative (TET-8)."""
+        f = self.acting(side, action)
+        w = self.tables.weapons[f.man.weapon]
+        if kind == "fire":
+            if w.blast > 0:
+                raise IllegalAction(f"the {w.name} is fired at a point ('launch')", "TET-14; G-41")
+            t = self._target_of(f, action, offers.targets(self, f, [g for g in self.state.figures.values()
+                                                                   if g.id in self.sees(side) and g.man.alive]))
+            d = ({"kind": "cone", "firer": f.id, "at": [t["x"], t["y"]]} if action.get("auto") else
+                 {"kind": "fire", "firer": f.id, "target": t["id"], "distance": t["distance"], "exposure": t["exposure"]})
+        else:
+            a = offers.aim(self, f, action.get("at"), kind)
+            d = {"kind": kind, "firer": f.id, "at": a["at"], "room": a["room"]}
+            if kind == "grenade":
+                f.grenades -= 1
+        self.state.declared.append(d)
+        f.fired = f.aimed = True
+        self.emit({"type": "declare", "figure": f.id, "kind": d["kind"], "clause": "TET-8",
+                   "text": f"{f.man.name} takes aim"}, f.man.side)
+        self._advance(side)
+
+    def _act_move(self, side: str, action: dict, kind: str) -> None:
+        f = self.acting(side, action)
+        foe = None
+        if kind == "charge":
+            t = next((x for x in offers.charge_targets(self, f) if x["id"] == action.get("target")), None)
+            if t is None:
+                raise IllegalAction(f"no enemy {str(action.get('target'))[:40]!r} that {f.man.name} can reach "
+                                    "and see", "G-41")
+            to, foe = (t["to"][0], t["to"][1]), t["id"]
+        else:
+            to = self.point(action)
         plan = movement.cost(self.scenario.town, [(f.x, f.y), to], self.tables)
         if not plan.to_dict()["legal"]:
             raise IllegalAction(plan.reason or "too far", "TET-9; TET-10")
-        if self._crowded(side, f, to):
+        if self.crowded(side, f, to, but=foe):
             raise IllegalAction("another figure stands there", "TET-9")
         self._pose(f, action)
         if (f.x, f.y) != to:
@@ -489,20 +440,24 @@ class TetGame:
         f.x, f.y = to
         f.moved = True
         ev = {"type": "move", "figure": f.id, "from": list(before), "to": list(to), "pose": f.pose,
-              "share": round(plan.share, 3), "clause": "TET-9; TET-10", "text": f"{f.man.name} moves"}
+              "share": round(plan.share, 3), **({"charge": foe} if foe else {}),
+              "clause": "G-41; TET-9; TET-10" if foe else "TET-9; TET-10",
+              "text": f"{f.man.name} charges into hand-to-hand" if foe else f"{f.man.name} moves"}
         self.emit(ev, f.man.side)
         if f.id in self.sees(other(f.man.side)):
             shown = {k: v for k, v in ev.items() if k not in ("share",)}
             if f.id not in watchers:
                 shown["from"] = None  # it came from where the enemy could not see
             self.emit(shown, other(f.man.side))
-        s.snap = {"mover": f.id, "side": f.man.side}
+        self._after_move(f, True)
+
+    def _after_move(self, f: Fig, moved: bool) -> None:
+        """C-32: after every act of the move phase the other side may snap fire at a figure that moved into
+        its sight, or pass; it is always asked, so the pause tells the mover's side nothing (DESIGN §6)."""
+        s = self.state
+        s.snap = {"mover": f.id, "side": f.man.side, "moved": moved}
         s.last = f.man.side
-        if self._snap_offers():
-            s.to_act = other(f.man.side)
-        else:
-            s.snap = None
-            self._advance()
+        s.to_act = other(f.man.side)
 
     def _act_snap(self, side: str, action: dict, kind: str | None) -> None:
         s = self.state
@@ -513,24 +468,76 @@ class TetGame:
             self._advance()
             return
         if kind != "snap_fire":
-            raise IllegalAction("the enemy has moved in sight: snap fire at it, or pass", "C-32")
+            raise IllegalAction("the enemy has acted: snap fire at a figure that moved into sight, or pass", "C-32")
         fid = action.get("figure")
-        offer = next((o for o in self._snap_offers() if o.get("figure") == fid), None)
+        offer = next((o for o in offers.snap_offers(self) if o.get("figure") == fid), None)
         if offer is None:
             raise IllegalAction(f"{str(fid)[:40]!r} may not snap fire now", "C-32")
         f, mover = s.figures[fid], s.figures[s.snap["mover"]]
-        t = self._target_of(f, {**action, "target": mover.id}, "snap_fire")
+        t = self._target_of(f, {**action, "target": action.get("target", mover.id)}, offer["targets"])
+        if self.tables.weapons[f.man.weapon].blast > 0:
+            d = {"kind": "launch", "firer": f.id, "at": [mover.x, mover.y], "room": None}
+        elif action.get("auto"):
+            d = {"kind": "cone", "firer": f.id, "at": [mover.x, mover.y]}
+        else:
+            d = {"kind": "fire", "firer": f.id, "target": mover.id, "distance": t["distance"], "exposure": t["exposure"]}
         f.fired = True
         self._reveal(f.id)
-        shot = fire.shoot(self.dice, f.man, mover.man, t["distance"], t["exposure"], bool(action.get("auto")),
-                          move_phase=True, t=self.tables)
-        for ev in shot.events + fire.apply(shot):
-            self.emit(ev)
+        self._fire([d], [], mover.id)
         if self._check_end():
             return
-        if not mover.man.alive or not self._snap_offers():
+        if not mover.man.alive:
             s.snap = None
             self._advance()
+        # else the other side keeps the decision until it passes (how many may still shoot stays its own)
+
+    # -- rolling and telling (TET-8; DESIGN §6) ----------------------------------------------------------------
+    def _fights(self, step: int) -> list[tuple[str, str]]:
+        """G-41: the pairs in base contact that fight in this fire step, someone in them yet to strike."""
+        s = self.state
+        live = [(f.id, f.man.side, f.man.acting_initiative, (f.x, f.y)) for f in s.figures.values() if f.man.alive]
+        return [(a, b) for n, a, b in melee.pairs(live, self.scenario.town.walls, self.tables.melee.contact)
+                if n == step and not (s.figures[a].struck and s.figures[b].struck)]
+
+    def _in_contact(self) -> set[str]:
+        s = self.state
+        live = [(f.id, f.man.side, f.man.acting_initiative, (f.x, f.y)) for f in s.figures.values() if f.man.alive]
+        return {x for _, a, b in melee.pairs(live, self.scenario.town.walls, self.tables.melee.contact) for x in (a, b)}
+
+    def _fire(self, declared: list[dict], fights: list[tuple[str, str]], mover: str | None = None) -> None:
+        """Shots and blows rolled together, every event told to whom it may be, the losses applied after all
+        (TET-8): an event about a figure the other side cannot see is its owner's alone (DESIGN §6)."""
+        s = self.state
+        rolled: list[tuple[list[dict], list[fire.Shot]]] = [resolve.roll(self, d, mover) for d in declared]
+        for a, b in fights:
+            for me, foe in ((a, b), (b, a)):
+                fm = s.figures[me]
+                if fm.struck or not fm.man.alive:
+                    continue
+                fm.struck = fm.fired = fm.aimed = True
+                self._reveal(me)
+                rolled.append(([], [fire.strike(self.dice, fm.man, s.figures[foe].man, self.tables)]))
+        known = {side: self.sees(side) for side in SIDES}
+
+        def tell(ev: dict, about: fire.Man | None) -> None:
+            owner = s.figures[ev["firer"]].man.side if ev.get("firer") else None
+            if about is not None and about.id not in known[other(about.side)]:
+                self.emit(ev, about.side)
+            elif ev["type"] == "wound":
+                self.emit(ev, "all", about.side, fog.wound_seen_by_enemy(ev))
+            else:
+                self.emit(ev, "all", owner, fog.roll_seen_by_enemy(ev))
+
+        for head, shots in rolled:
+            for ev in head:
+                tell(ev, None)
+            for shot in shots:
+                for ev in shot.events:
+                    tell(ev, shot.target)
+        for _, shots in rolled:
+            for shot in shots:
+                for ev in fire.apply(shot):
+                    tell(ev, shot.target)
 
 
 def _pt(f: Fig):

@@ -29,7 +29,7 @@ class Tet68(Ruleset):
                 "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
 
     def action_fields(self) -> dict[str, str]:
-        return {"type": "id", "figure": "id", "to": "point", "pose": "id", "target": "id", "auto": "flag"}
+        return {"type": "id", "figure": "id", "to": "point", "pose": "id", "target": "id", "auto": "flag", "at": "point"}
 
     def new_game(self, scenario: Any, seed: int, options: dict, players: dict[str, str]) -> Any:
         from game.rulesets.tet68.game import TetGame
@@ -83,7 +83,7 @@ class Tet68(Ruleset):
         return out
 
     def previewable(self) -> tuple[str, ...]:
-        return ("move", "fire", "snap_fire")
+        return ("move", "charge", "fire", "snap_fire", "cone", "launch", "grenade")
 
     def preview(self, game: Any, side: str, action: dict) -> dict:
         return game.preview(side, action)

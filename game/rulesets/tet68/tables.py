@@ -69,6 +69,29 @@ class FireRules:
 
 
 @dataclass(frozen=True)
+class BlastRules:
+    clause: str
+    radius: float
+    height: float
+    scatter_die: int
+    direction_die: int
+    room_exposure: int
+
+
+@dataclass(frozen=True)
+class GrenadeRules:
+    clause: str
+    per_figure: int
+    bands: str
+
+
+@dataclass(frozen=True)
+class MeleeRules:
+    clause: str
+    contact: float
+
+
+@dataclass(frozen=True)
 class MoveRules:
     clause: str
     open: float
@@ -86,6 +109,9 @@ class Tables:
     figure: FigureRules
     fire: FireRules
     movement: MoveRules
+    blast: BlastRules
+    grenade: GrenadeRules
+    melee: MeleeRules
     body: dict[str, BodyPoint]
     poses: dict[str, Pose]
     stats: dict[str, Stat]
@@ -95,7 +121,7 @@ class Tables:
 @cache
 def tables(directory: Path = DATA) -> Tables:
     doc = read_toml(FILE, directory)
-    known = {"dice", "figure", "fire", "movement", "body", "pose", "stat", "weapon"}
+    known = {"dice", "figure", "fire", "movement", "blast", "grenade", "melee", "body", "pose", "stat", "weapon"}
     extra = sorted(set(doc) - known)
     if extra:
         raise DataError(FILE, "(file)", f"unknown section(s) {', '.join(extra)}")
@@ -104,6 +130,9 @@ def tables(directory: Path = DATA) -> Tables:
         figure=build(FigureRules, doc.get("figure"), FILE, "[figure]"),
         fire=build(FireRules, doc.get("fire"), FILE, "[fire]"),
         movement=build(MoveRules, doc.get("movement"), FILE, "[movement]"),
+        blast=build(BlastRules, doc.get("blast"), FILE, "[blast]"),
+        grenade=build(GrenadeRules, doc.get("grenade"), FILE, "[grenade]"),
+        melee=build(MeleeRules, doc.get("melee"), FILE, "[melee]"),
         body=load_rows(FILE, "body", BodyPoint, doc),
         poses=load_rows(FILE, "pose", Pose, doc),
         stats=load_rows(FILE, "stat", Stat, doc),
@@ -112,6 +141,8 @@ def tables(directory: Path = DATA) -> Tables:
     for w in out.weapons.values():
         if len(w.bands) != len(out.fire.multipliers) or list(w.bands) != sorted(w.bands):
             raise DataError(FILE, f"weapon '{w.id}'", "field 'bands': one rising band top per multiplier (TET-11)")
+    if out.grenade.bands not in out.weapons:
+        raise DataError(FILE, "[grenade]", f"field 'bands': no weapon {out.grenade.bands!r} (G-41: the SMG's)")
     heights = [b.height for b in out.body.values()]
     if list(out.body) != ["head", "chest", "stomach", "groin", "boots"] or heights != sorted(heights, reverse=True):
         raise DataError(FILE, "body", "the five places of TET-16, head down")
