@@ -196,13 +196,13 @@ def main(argv: list[str] | None = None) -> int:
         args.mode = "coop"
     app = DinkyDauApp(settings, factory)
     if args.scenario and not (args.connect and args.game):
-        from game.client.menu import DRAWS
+        from game.client.kits import DRAWS
 
         hello = app.link.call("engine.hello")
         row = next((s for s in hello.get("scenarios", []) if s["id"] == args.scenario), None)
         if row is not None and row.get("ruleset", "dinky_dau") not in DRAWS:
-            print(f"dinkydau play: {args.scenario} is a {row['ruleset']} table; this client draws Dinky Dau tables "
-                  f"only so far (the engine plays it: game.new through the protocol)", file=sys.stderr)
+            print(f"dinkydau play: {args.scenario} is a {row['ruleset']} table; this client draws "
+                  f"{', '.join(DRAWS)} tables (the engine plays it: game.new through the protocol)", file=sys.stderr)
             app.shutdown()
             return 2
     app.my_seat = args.seat
@@ -266,6 +266,7 @@ class DinkyDauApp:
         self.base.disable_mouse()
         self.library = ModelLibrary()
         self.scene = None
+        self.kit = None  # the table kit of the game's ruleset (kits.py)
         self.camera = None
         self.hud = None
         self.menu = None
@@ -362,7 +363,7 @@ class DinkyDauApp:
                 # the clearing goes (a window with no mouse leaves the flora's pointer alone)
                 at = self.ground_point() if watcher.has_mouse() else None
                 self._pointing = at is not None
-                self.scene.flora.set_pointer(*(at or (None, None)))
+                self.kit.pointer(self, at)
         if self.shake is not None:
             self.shake.update(dt)
         if self.hud is not None:
@@ -544,14 +545,12 @@ class DinkyDauApp:
     def toggle_canopy(self) -> None:
         """Lift the trees off the table (as players lift a tree template) or put them back."""
         if self.scene is not None:
-            self.scene.flora.toggle()
+            self.kit.lift(self)
 
     def toggle_underground(self) -> None:
         """U: the cutaway over the tunnels; again (an Allied stand below): the torch-lit crawl; again: off."""
         if self.scene is not None:
-            from game.client.underground import cycle
-
-            text = cycle(self)
+            text = self.kit.below(self)
             if text and self.hud is not None:
                 self.hud.set_prompt(text)
 
@@ -640,6 +639,8 @@ class DinkyDauApp:
         self.base.task_mgr.remove("advance")
         if self._presenter is not None:
             self._presenter.clear()
+        if self.kit is not None:
+            self.kit.clear(self)
         if self.pending is not None:
             self._clear_pending()
         if self.game is not None and not self.link.dead and not self.remote:
@@ -710,14 +711,16 @@ class DinkyDauApp:
         from game.client import post
         from game.client.camera import OrbitCamera
         from game.client.hud import Hud
-        from game.client.scene import TableScene
+        from game.client.kits import kit_for
 
         if self.scene is not None:
             self.scene.destroy()
         if self.hud is not None:
             self.hud.destroy()
-        scenario = view.get("scenario", {})
-        self.scene = TableScene(self.render, scenario, self.settings, self.library)
+        if self.kit is not None:
+            self.kit.clear(self)
+        self.kit = kit_for(view.get("ruleset"))
+        self.scene = self.kit.scene(self, view)
         self.base.win.set_clear_color((*self.scene.background, 1))
         self.camera = OrbitCamera(self.base.camera, self.scene.table.width, self.scene.table.height,
                                   self.base.camLens)
@@ -725,12 +728,9 @@ class DinkyDauApp:
         self.hud = Hud(self.base, self.settings.ui_scale)
         self.hud.anchor = self._menu_anchor
         self.hud.hide_panel()
-        from game.client.guide import FirstTurnGuide
-        from game.client.hud import ACCENT, DIM, INK
-
         if self.guide is not None:
             self.guide.destroy()
-        self.guide = FirstTurnGuide(self, self.hud.top_centre, self.hud.font, INK, DIM, ACCENT)
+        self.guide = self.kit.guide(self)
         self.briefing = None
         if not self.settings.hud:
             self.scene.pieces.set_labels_visible(False)  # the names are interface too
@@ -754,13 +754,7 @@ class DinkyDauApp:
     def _on_view(self, view: dict, first: bool = False) -> None:
         self.view = view
         self.seats = view.get("seats") or []
-        self.scene.apply_view(view)
-        self.scene.pieces.apply_view(view)
-        self.scene.underground.apply_view(view)  # the tunnels beneath (DD chapter 9B, TUN)
-        from game.client.underground import sync_button
-
-        sync_button(self)
-        self.hud.set_status(view, self.viewing, self.mode)
+        self.kit.apply_view(self, view)  # the pieces, the markers, the status line
         self._show_team()
         if view.get("over") and view.get("result"):
             r = view["result"]
@@ -891,8 +885,7 @@ class DinkyDauApp:
 
     def _on_actions(self, result: dict) -> None:
         self.actions = result.get("actions", [])
-        self.hud.set_prompt(f"{self.viewing.capitalize()}: your impulse - click one of your elements"
-                            if self.actions else "")
+        self.hud.set_prompt(self.kit.prompt(self))
         self._refresh_panel()
 
     def _hand_over(self, side: str) -> None:
@@ -932,7 +925,6 @@ class DinkyDauApp:
             return None
         if self._presenter is None or self._presenter.scene is not self.scene:
             from game.client.fx import Shake
-            from game.client.presenter import Presenter
             from game.client.sound import SoundBoard
 
             if self._presenter is not None:
@@ -942,10 +934,13 @@ class DinkyDauApp:
             if self.shake is None:
                 self.shake = Shake(self.base.cam)
             speed = self._presenter.speed if self._presenter is not None else 1.0
-            self._presenter = Presenter(self.scene, self.library, self.sound, self.shake, self.base.camera,
-                                        on_error=lambda text: print(f"dinkydau: {text}", file=sys.stderr))
+            self._presenter = self.kit.presenter(self)  # with the handlers of the ruleset's events
             self._presenter.speed = speed
         return self._presenter
+
+    def report_fault(self, text: str) -> None:
+        """A fault the table survives (an event it could not show): told on stderr."""
+        print(f"dinkydau: {text}", file=sys.stderr)
 
     def skip_or_focus(self) -> None:
         """Space: finish the set piece playing now; with nothing playing, frame the selected element."""
@@ -1050,6 +1045,8 @@ class DinkyDauApp:
 
     # -- selection and actions -------------------------------------------------------------------
     def select_element(self, element: str | None) -> None:
+        if self.kit.select(self, element):
+            return
         if element != self.scene.pieces.selected:
             self.menu_group = None
         self.selected_blind = None
@@ -1116,6 +1113,8 @@ class DinkyDauApp:
         from game.client.actions_menu import menu_rows
         from game.client.hud import SIDE_INK
 
+        if self.kit.refresh_panel(self):
+            return
         pieces = self.scene.pieces
         sel = pieces.selected
         side_actions = self.side_actions()
@@ -1158,6 +1157,8 @@ class DinkyDauApp:
     def choose_action(self, action: dict) -> None:
         """Start filling in an action's parameters, one at a time, on the table: whom or what first (a
         highlighted stand or feature), then where (a point), then which way (an angle or a corridor)."""
+        if self.kit.choose(self, action):
+            return
         self.cancel()
         params = list((action.get("params") or {}).items())
         params.sort(key=lambda kv: PARAM_ORDER.get(kv[1].get("kind"), 0))
@@ -1516,6 +1517,8 @@ class DinkyDauApp:
         if self.briefing is not None and self.briefing.open:
             self.briefing.close()
             return
+        if self.kit is not None and self.kit.confirm(self):
+            return
         p = self.pending
         if p is None:
             return
@@ -1582,6 +1585,8 @@ class DinkyDauApp:
         if self.hud is not None and self.hud.help_frame is not None:
             self.hud.toggle_help()
             return
+        if self.kit is not None and self.kit.cancel(self):
+            return
         if self.pending is not None:
             self._clear_pending()
             self.hud.set_prompt("")
@@ -1606,6 +1611,8 @@ class DinkyDauApp:
         self.click_at(ray)
 
     def click_at(self, ray) -> None:
+        if self.kit.click(self, ray):
+            return
         hit = self.scene.pieces.pick(*ray)
         ground = self.ground_point(ray)
         if self.tool is not None:
@@ -1677,6 +1684,8 @@ class DinkyDauApp:
             self.select_element(None)
 
     def _mouse_hover(self) -> None:
+        if self.kit.hover(self):
+            return
         p = self.pending
         if self.tool is None and (p is None or not p["todo"] or ("ghost" not in p and p.get("tool") is None)):
             return

@@ -334,8 +334,12 @@ class Hud:
         if "ambush_tokens" in i and i["ambush_tokens"]:
             parts.append(f"Ambush tokens {i['ambush_tokens']}")
         parts.append(f"VP {a.get('vp', 0)}-{i.get('vp', 0)}")
-        self.status.setText("   ".join(parts))
-        self.status.setFg(SIDE_INK.get(to_act, INK) if to_act == viewing and viewing else INK)
+        self.show_status("   ".join(parts), SIDE_INK.get(to_act, INK) if to_act == viewing and viewing else INK)
+
+    def show_status(self, text: str, color=INK) -> None:
+        """The status line, top left: a ruleset's own words (game.client.kits)."""
+        self.status.setText(text)
+        self.status.setFg(color)
         width = self.status.textNode.get_width() * 0.04
         self.status_bg["frameSize"] = (0, width + 0.05, -0.085, 0)
 

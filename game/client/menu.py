@@ -11,10 +11,8 @@ import panda3d.core as p3d
 from direct.gui.DirectGui import DGG, DirectButton, DirectEntry, DirectFrame, OnscreenText
 
 from game.client.hud import ACCENT, DIM, INK
+from game.client.kits import DRAWS  # the rulesets this client draws (an engine may host more)
 from game.client.team import parse_names
-
-DRAWS = ("dinky_dau",)
-"""The rulesets this client draws (an engine may host more: game.rulesets; Tet '68 has no table here yet)."""
 
 
 def drawable_scenarios(hello: dict) -> list[dict]:

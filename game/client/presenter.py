@@ -86,10 +86,13 @@ def _load_handlers() -> None:
     from game.client import airstrike, armour_fx, effects, riverine_fx, setpieces, tunnels_fx, village_fx  # noqa: F401
 
 
-def unhandled(types) -> list[str]:
-    """The event types in ``types`` that have neither a handler nor a log-only declaration."""
-    _load_handlers()
-    return sorted({str(t) for t in types} - set(HANDLERS) - LOG_ONLY)
+def unhandled(types, handlers: dict[str, Handler] | None = None, log_only=None) -> list[str]:
+    """The event types in ``types`` that have neither a handler nor a log-only declaration (Dinky Dau's
+    registry, or another ruleset's ``handlers`` and ``log_only``: game.client.kits)."""
+    if handlers is None:
+        _load_handlers()
+    return sorted({str(t) for t in types} - set(HANDLERS if handlers is None else handlers)
+                  - (LOG_ONLY if log_only is None else frozenset(log_only)))
 
 
 class Stage:
@@ -216,8 +219,10 @@ class Presenter:
     """Plays batches of events on one table (``scene``); see the module docstring."""
 
     def __init__(self, scene, library=None, sound=None, shake=None, camera_np: p3d.NodePath | None = None,
-                 on_error: Callable[[str], None] | None = None):
-        _load_handlers()
+                 on_error: Callable[[str], None] | None = None, handlers: dict[str, Handler] | None = None):
+        if handlers is None:
+            _load_handlers()
+        self.handlers = HANDLERS if handlers is None else handlers  # a ruleset's own: game.client.kits
         self.scene = scene
         self.models = ModelShelf(library or scene.pieces.library)
         self.sound = sound
@@ -313,7 +318,7 @@ class Presenter:
         parts = []
         t = 0.0
         for ev in batch.events:
-            fn = HANDLERS.get(str(ev.get("type")))
+            fn = self.handlers.get(str(ev.get("type")))
             if fn is None:
                 continue
             stage.now = t

@@ -1,0 +1,104 @@
+"""The Tet '68 table kit (game.client.kits): the ruined street, its figures, its events and its composer.
+
+The app builds the table with ``scene`` (``TetScene``), plays events with a presenter that knows Tet's
+handlers (``events.HANDLERS``), shows the Initiative phase and whose go it is in the status line ("Move
+phase, Initiative 2: Sgt Ames to move"), and hands the mouse and the offers to ``TetPlay``. Every frame
+the pointer cuts away the walls between the camera and what is looked at (the selected figure, else the
+mouse); ``C`` cuts them all. No first-turn guide and no tunnels here.
+"""
+
+from __future__ import annotations
+
+from game.client.hud import INK, SIDE_INK
+from game.client.kits import TableKit
+from game.client.tet.play import TetPlay, go_line, turn_line
+
+
+class TetKit(TableKit):
+    ruleset = "tet68"
+    title = "Tet '68 house clearing"
+
+    def __init__(self):
+        self.play: TetPlay | None = None
+
+    # -- the table ---------------------------------------------------------------------------------
+    def scene(self, app, view: dict):
+        from game.client.tet.scene import TetScene
+
+        scene = TetScene(app.render, view, app.settings, app.library)
+        scene.banner = lambda text, color: app.hud.banner(text, color) if app.hud is not None else None
+        self.play = TetPlay(app)
+        return scene
+
+    def apply_view(self, app, view: dict) -> None:
+        app.scene.apply_view(view)
+        app.scene.pieces.apply_view(view)
+        to_act = view.get("to_act")
+        app.hud.show_status(turn_line(view), SIDE_INK.get(to_act, INK) if to_act == app.viewing else INK)
+        self.pointer(app, None)
+
+    def presenter(self, app):
+        from game.client.presenter import Presenter
+        from game.client.tet.events import HANDLERS
+
+        return Presenter(app.scene, app.library, app.sound, app.shake, app.base.camera,
+                         on_error=app.report_fault, handlers=HANDLERS)
+
+    def prompt(self, app) -> str:
+        if not app.actions:
+            return ""
+        names = {f["id"]: f.get("name", f["id"]) for f in app.view.get("figures") or []}
+        acting = [a for a in app.view.get("acting") or [] if any(o.get("figure") == a for o in app.actions)]
+        hint = f"   click {names.get(acting[0], acting[0])}" if acting else "   choose in the panel"
+        return go_line(app.view, names) + hint
+
+    def pointer(self, app, at) -> None:
+        scene = app.scene
+        if scene is None or self.play is None:
+            return
+        sel = scene.pieces.selected
+        p = scene.pieces.position(sel) if sel else None
+        target = (p.x, p.y) if p is not None else at
+        scene.cut_toward(target, app.base.camera.get_pos(app.render))
+
+    def lift(self, app) -> None:
+        cut = app.scene.toggle_cut_all()
+        app.hud.set_prompt("Walls cut down (C: stand them up)" if cut else "Walls standing, cut only toward the "
+                           "selected figure or the mouse (C)")
+        self.pointer(app, None)
+
+    # -- interaction -------------------------------------------------------------------------------
+    def click(self, app, ray) -> bool:
+        self.play.click(ray)
+        return True
+
+    def hover(self, app) -> bool:
+        self.play.hover()
+        return True
+
+    def choose(self, app, action: dict) -> bool:
+        self.play.choose(action)
+        return True
+
+    def confirm(self, app) -> bool:
+        return self.play.confirm()
+
+    def cancel(self, app) -> bool:
+        if self.play.cancel():
+            return True
+        if app.scene is not None and app.scene.pieces.selected:
+            self.select(app, None)
+            return True
+        return False
+
+    def select(self, app, ident: str | None) -> bool:
+        self.play.select(ident)
+        return True
+
+    def refresh_panel(self, app) -> bool:
+        self.play.refresh_panel()
+        return True
+
+    def clear(self, app) -> None:
+        if self.play is not None and app.scene is not None:
+            self.play.cancel(keep_prompt=True)

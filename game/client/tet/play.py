@@ -1,0 +1,466 @@
+"""Playing Tet '68 on the table: the figure whose go it is, its offers, and each offer's parameters filled in
+by their ``kind`` (the composer of offers into actions), asking the engine at every step.
+
+Click one of the view's ``acting`` figures (or take the one the prompt names) and its offers show beside it.
+Each parameter is filled by its kind: ``point`` with a ghost on the table that follows the mouse (a move's
+cost, whether it is legal and who would see the man there, from ``game.preview``; a circle as wide as the
+offer's ``radius``, a band as wide as its ``width``), ``choice`` with buttons (figure ids are ringed on the
+table too and a click on the man picks him), ``flag`` with Yes / No. Aiming at a target asks the engine for
+the exposure (``game.preview``, as ``los.check`` answers it): the places the firer's eye reaches are lit on
+the target ("head and chest: the cover roll needs 2 or less"), with the chance to hit, before Confirm.
+Every value, cost and chance comes from the engine; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from game.client import geom
+from game.client.hud import SIDE_INK
+
+META = ("params", "targets", "label", "clause", "reach", "preview", "cost")
+"""Keys of an offer that describe it rather than the action sent back."""
+ORDER = {"choice": 0, "point": 1, "flag": 3}
+GHOST_OK, GHOST_BAD = (0.45, 0.9, 0.5, 1.0), (1.0, 0.35, 0.3, 1.0)
+
+
+def _names(view: dict) -> dict[str, str]:
+    return {f["id"]: f.get("name", f["id"]) for f in view.get("figures") or []}
+
+
+def action_of(offer: dict, values: dict) -> dict:
+    """The action sent for an offer: its own fields without the description, and the values filled in."""
+    return {**{k: v for k, v in offer.items() if k not in META}, **values}
+
+
+class TetPlay:
+    """The composer of one table (see the module docstring); the app calls it through the kit."""
+
+    def __init__(self, app):
+        self.app = app
+        self.pending: dict | None = None
+        self.nodes: list = []
+        self.ghost = None
+        self.asking = False  # a preview on its way (the ghost asks again when it comes back)
+        self.want: tuple | None = None
+
+    @property
+    def pieces(self):
+        return self.app.scene.pieces
+
+    # -- what the side may do ------------------------------------------------------------------------
+    def offers_of(self, fid: str | None) -> list[dict]:
+        return [a for a in self.app.actions if a.get("figure") == fid]
+
+    def side_offers(self) -> list[dict]:
+        return [a for a in self.app.actions if not a.get("figure")]
+
+    def refresh_panel(self) -> None:
+        app = self.app
+        if self.pending is not None or app.hud is None:
+            return
+        sel = self.pieces.selected
+        names = _names(app.view)
+        side_rows = [(a.get("label") or a["type"], lambda a=a: self.choose(a), True) for a in self.side_offers()]
+        if sel is None:
+            acting = [f for f in app.view.get("acting") or [] if self.offers_of(f)]
+            if acting or side_rows:
+                rows = [(f"{names.get(f, f)}", lambda f=f: self.select(f), True) for f in acting]
+                app.hud.show_panel(_go_line(app.view) or "Your go", "click the figure, or:", rows + side_rows,
+                                   title_color=SIDE_INK.get(app.viewing, (1, 1, 1, 1)))
+            else:
+                app.hud.hide_panel()
+            return
+        f = self.pieces.elements.get(sel, {})
+        body = [f.get("weapon", "").upper(), f.get("pose", "").replace("_", " ")]
+        if "initiative" in f:
+            body.append(f"Initiative {f['initiative']}, Weapon Skill {f.get('ws', '?')}")
+        if f.get("ducked"):
+            body.append("ducked back")
+        if not f.get("alive", True):
+            body.append("dead")
+        offers = self.offers_of(sel)
+        if not offers:
+            body.append("not his go" if f.get("side") == app.viewing else "enemy")
+        rows = [(_offer_text(a), lambda a=a: self.choose(a), True) for a in offers]
+        app.hud.show_panel(f.get("name", sel), ", ".join(b for b in body if b), rows + side_rows,
+                           title_color=SIDE_INK.get(f.get("side"), (1, 1, 1, 1)))
+
+    def select(self, fid: str | None) -> None:
+        self.pieces.select(fid)
+        self.refresh_panel()
+
+    # -- composing -----------------------------------------------------------------------------------
+    def choose(self, offer: dict) -> None:
+        self.cancel()
+        params = list((offer.get("params") or {}).items())
+        params.sort(key=lambda kv: ORDER.get(kv[1].get("kind"), 2) + (0 if kv[0] == "target" else 0.5))
+        self.pending = {"offer": offer, "values": {}, "todo": params}
+        if offer.get("figure"):
+            self.pieces.select(offer["figure"])
+        self.next_param()
+
+    def next_param(self) -> None:
+        p = self.pending
+        if p is None:
+            return
+        self._clear_nodes()
+        app = self.app
+        offer = p["offer"]
+        label = offer.get("label") or offer["type"]
+        if not p["todo"]:
+            self._final()
+            return
+        name, spec = p["todo"][0]
+        kind = spec.get("kind")
+        if kind == "point":
+            self.ghost = Ghost(app.scene, self.pieces.position(offer.get("figure") or ""), offer.get("reach"),
+                               spec.get("radius"), spec.get("width"))
+            app.hud.hide_panel()
+            app.hud.set_prompt(f"{label}: click where" + (f' (up to {offer["reach"]:g}")' if offer.get("reach") else "")
+                               + "   Esc: cancel")
+        elif kind == "choice":
+            choices = list(spec.get("choices") or [])
+            names = _names(app.view)
+            figures = [c for c in choices if c in self.pieces.figures]
+            targets = {t["id"]: t for t in offer.get("targets") or []}
+            if figures:
+                self._ring(figures)
+            rows = []
+            for c in choices:
+                t = targets.get(c)
+                extra = f": exposure {t['exposure']}, {t['chance']}%" if t else ""
+                rows.append((f"{names.get(c, str(c).replace('_', ' '))}{extra}", lambda c=c: self.fill(c), True))
+            keep = self._keep(name)
+            app.hud.show_panel(label, f"choose the {name}" + (" (or click the ringed man)" if figures else ""),
+                               rows + keep + [("Cancel", self.cancel, True)])
+            app.hud.set_prompt(f"{label}: choose the {name}   Esc: cancel")
+        elif kind == "flag":
+            words = {"auto": ("Automatic: a cone", "Single shots")}.get(name, ("Yes", "No"))
+            app.hud.show_panel(label, f"{name}?", [(words[0], lambda: self.fill(True), True),
+                                                   (words[1], lambda: self.fill(False), True),
+                                                   ("Cancel", self.cancel, True)])
+            app.hud.set_prompt(f"{label}: {name}?   Esc: cancel")
+        else:
+            app.hud.set_prompt(f"{label}: this table cannot set a '{kind}' yet")
+
+    def _keep(self, name: str) -> list:
+        """A pose may stay as it is: the engine keeps it when the action names none."""
+        if name != "pose":
+            return []
+        f = self.pieces.elements.get((self.pending or {}).get("offer", {}).get("figure") or "", {})
+        return [(f"Keep: {f.get('pose', 'as is').replace('_', ' ')} (Enter)", lambda: self.fill(None), True)]
+
+    def fill(self, value) -> None:
+        p = self.pending
+        if p is None or not p["todo"]:
+            return
+        name, spec = p["todo"].pop(0)
+        if value is not None:
+            p["values"][name] = value
+        if name == "target" and value is not None and "auto" in dict(p["todo"]):
+            t = next((t for t in p["offer"].get("targets") or [] if t["id"] == value), {})
+            if "auto_chance" not in t:  # this weapon fires no cone: the engine says so by giving no chance
+                p["todo"] = [kv for kv in p["todo"] if kv[0] != "auto"]
+        if self.ghost is not None:
+            self.ghost.destroy()
+            self.ghost = None
+        self.next_param()
+
+    def _final(self) -> None:
+        """All filled: the engine's preview (where the offer has one) before Confirm, or the action goes."""
+        p = self.pending
+        action = action_of(p["offer"], p["values"])
+        p["final"] = action
+        if not p["offer"].get("preview"):
+            self.send()
+            return
+        self.app.hud.set_prompt("asking the engine...")
+        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
+                              self.app._cb(self._previewed), self._refused)
+
+    def _previewed(self, result: dict) -> None:
+        p = self.pending
+        if p is None:
+            return
+        p["preview"] = result
+        a = p["final"]
+        names = _names(self.app.view)
+        if "exposure" in result:
+            self.show_exposure(a.get("target"), result)
+            big = (f"to hit {names.get(a.get('target'), a.get('target'))}", f"{result.get('chance', '?')}%")
+            body = exposure_text(result) + (f"\nautomatic: {result['auto_chance']}%" if "auto_chance" in result else "")
+        else:
+            big = (f"of the move ({result.get('ground', '')})", f"{round(100 * float(result.get('share', 0)))}%")
+            body = move_text(result, names)
+        ok = result.get("legal", True)
+        clause = f"\n[{result.get('clause')}]" if result.get("clause") else ""
+        from game.client.actions_menu import Row
+
+        self.app.hud.show_menu(a.get("label") or p["offer"].get("label") or a["type"], body + clause,
+                               [Row("action", "Confirm (Enter)", callback=self.send, enabled=ok),
+                                Row("action", "Cancel (Esc)", callback=self.cancel)], big=big)
+        self.app.hud.set_prompt(("From the engine.   Enter: confirm" if ok else "The engine refuses it.")
+                                + "   Esc: cancel")
+
+    def _refused(self, fault) -> None:
+        if self.pending is None:
+            return
+        self.app.hud.set_prompt(f"The engine says: {getattr(fault, 'reason', fault)}")
+        self.app.hud.show_panel("Not allowed", f"{getattr(fault, 'reason', fault)} [{getattr(fault, 'clause', '')}]",
+                                [("Cancel", self.cancel, True)])
+
+    def show_exposure(self, target, result: dict) -> None:
+        """The places the firer's eye reaches on the target, lit on him, and the line of the shot."""
+        self.pieces.mark_places(result.get("places") or [])
+        firer = (self.pending or {}).get("offer", {}).get("figure")
+        eye, tpos = self.pieces.eye(firer or ""), self.pieces.position(str(target or ""))
+        if eye is not None and tpos is not None:
+            seen = [pl["point"] for pl in result.get("places") or [] if pl.get("seen") and pl.get("point")]
+            end = seen[0] if seen else (tpos.x, tpos.y, 1.2)
+            z = tpos.z + float(end[2]) if len(end) > 2 else tpos.z + 1.2
+            line = geom.lines("aim", [[eye, (end[0], end[1], z)]], (1.0, 0.35, 0.25, 0.8), 2.0)
+            line.reparent_to(self.app.scene.overlays)
+            self.nodes.append(line)
+
+    def send(self) -> None:
+        p = self.pending
+        if p is None or "final" not in p:
+            return
+        action = p["final"]
+        self.cancel(keep_prompt=True)
+        self.app.send_action(action)
+
+    def cancel(self, keep_prompt: bool = False) -> bool:
+        had = self.pending is not None
+        self.pending = None
+        self._clear_nodes()
+        self.pieces.clear_marks()
+        if self.ghost is not None:
+            self.ghost.destroy()
+            self.ghost = None
+        if had and not keep_prompt:
+            self.app.hud.set_prompt("")
+            self.refresh_panel()
+        return had
+
+    def confirm(self) -> bool:
+        p = self.pending
+        if p is None:
+            return False
+        if "preview" in p and p["preview"].get("legal", True):
+            self.send()
+        elif p["todo"] and p["todo"][0][0] == "pose":
+            self.fill(None)
+        return True
+
+    # -- the mouse -----------------------------------------------------------------------------------
+    def click(self, ray) -> None:
+        app = self.app
+        hit = self.pieces.pick(*ray)
+        p = self.pending
+        if p is not None and p["todo"]:
+            name, spec = p["todo"][0]
+            kind = spec.get("kind")
+            if kind == "point":
+                ground = app.ground_point(ray)
+                if ground is not None:
+                    x, y = self.ghost.follow(*ground) if self.ghost is not None else ground
+                    self.fill([round(x, 2), round(y, 2)])
+            elif kind == "choice" and hit is not None and hit[1] in (spec.get("choices") or []):
+                self.fill(hit[1])
+            return
+        if p is not None:
+            return
+        app.select_element(hit[1] if hit is not None else None)
+
+    def hover(self) -> None:
+        app = self.app
+        ray = app.mouse_ray()
+        if ray is None:
+            return
+        hit = self.pieces.pick(*ray)
+        self.pieces.hover(hit[1] if hit else None)
+        p = self.pending
+        if p is None or not p["todo"]:
+            return
+        name, spec = p["todo"][0]
+        if spec.get("kind") == "point" and self.ghost is not None:
+            ground = app.ground_point(ray)
+            if ground is not None:
+                self.hover_at(*ground)
+        elif spec.get("kind") == "choice" and name == "target" and hit is not None and hit[1] in (spec.get("choices") or []):
+            self.aim_at(hit[1])
+
+    def hover_at(self, x: float, y: float) -> None:
+        """The ghost follows the mouse; the engine is asked what the move there would cost and who would see."""
+        p = self.pending
+        if p is None or self.ghost is None:
+            return
+        at = self.ghost.follow(x, y)
+        if p["offer"].get("preview") and p["offer"]["type"] == "move":
+            self.want = at
+            self._ask_ghost()
+
+    def _ask_ghost(self) -> None:
+        p = self.pending
+        if self.asking or p is None or self.want is None or self.ghost is None:
+            return
+        at, self.want = self.want, None
+        self.asking = True
+        action = action_of(p["offer"], {**p["values"], "to": [round(at[0], 2), round(at[1], 2)]})
+
+        def done(result):
+            self.asking = False
+            if self.ghost is not None and self.pending is p:
+                self.ghost.tell(result, _names(self.app.view))
+                self.app.hud.set_prompt(move_text(result, _names(self.app.view)).replace("\n", "  |  ")
+                                        + "   click: go there   Esc: cancel")
+                self._ask_ghost()
+
+        def failed(fault):
+            self.asking = False
+            if self.ghost is not None:
+                self.ghost.tell({"legal": False, "reason": getattr(fault, "reason", "")}, {})
+
+        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
+                              self.app._cb(done), failed)
+
+    def aim_at(self, target: str) -> None:
+        """Aiming at ``target``: the engine's exposure shown on him before the shot is chosen."""
+        p = self.pending
+        if p is None or p.get("aimed") == target or self.asking:
+            return
+        p["aimed"] = target
+        self.asking = True
+        action = action_of(p["offer"], {**p["values"], "target": target})
+
+        def done(result):
+            self.asking = False
+            if self.pending is p and p.get("aimed") == target:
+                self.pieces.mark_places(result.get("places") or [])
+                name = _names(self.app.view).get(target, target)
+                self.app.hud.set_prompt(f"{name}: {exposure_text(result)}; to hit {result.get('chance', '?')}%"
+                                        "   click him to aim   Esc: cancel")
+
+        def failed(fault):
+            self.asking = False
+
+        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
+                              self.app._cb(done), failed)
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def _ring(self, fids: list[str]) -> None:
+        for fid in fids:
+            pos = self.pieces.position(fid)
+            if pos is None:
+                continue
+            node = geom.lines("choice", [geom.circle_points(pos.x, pos.y, 0.7, pos.z + 0.12, 40)],
+                              (1.0, 0.35, 0.25, 1.0), 4.0)
+            node.reparent_to(self.app.scene.overlays)
+            self.nodes.append(node)
+
+    def _clear_nodes(self) -> None:
+        for n in self.nodes:
+            n.remove_node()
+        self.nodes = []
+
+
+class Ghost:
+    """Where the figure would go: a disc at the mouse, a line from the man, the offer's radius or width;
+    green where the engine said legal, red where not, with its words beside it."""
+
+    def __init__(self, scene, origin, reach: float | None, radius: float | None, width: float | None):
+        self.scene = scene
+        self.origin = (origin.x, origin.y) if origin is not None else None
+        self.reach = reach
+        self.radius = radius
+        self.width = width
+        self.root = scene.overlays.attach_new_node("ghost")
+        self.at = self.origin or (0.0, 0.0)
+        self.legal = True
+        self._draw()
+
+    def follow(self, x: float, y: float) -> tuple[float, float]:
+        self.at = (x, y)
+        self._draw()
+        return x, y
+
+    def tell(self, result: dict, names: dict) -> None:
+        self.legal = bool(result.get("legal", True))
+        self._draw()
+
+    def _draw(self) -> None:
+        for c in self.root.get_children():
+            c.remove_node()
+        color = GHOST_OK if self.legal else GHOST_BAD
+        x, y = self.at
+        z = self.scene.table.height_at(x, y) + 0.2
+        disc = geom.disc("spot", self.radius or 0.42, (*color[:3], 0.35))
+        disc.reparent_to(self.root)
+        disc.set_pos(x, y, z)
+        geom.lines("edge", [geom.circle_points(x, y, self.radius or 0.42, z, 40)], color, 3.0).reparent_to(self.root)
+        if self.origin is not None:
+            ox, oy = self.origin
+            geom.lines("path", [[(ox, oy, z), (x, y, z)]], color, 3.0 if self.width is None else 6.0).reparent_to(self.root)
+            if self.reach:
+                pts = geom.circle_points(ox, oy, float(self.reach), self.scene.table.height_at(ox, oy) + 0.15, 96)
+                geom.lines("reach", [pts], (1, 1, 1, 0.35), 1.5).reparent_to(self.root)
+
+    def destroy(self) -> None:
+        self.root.remove_node()
+
+
+# -- words -------------------------------------------------------------------------------------------------
+def exposure_text(result: dict) -> str:
+    """'head and chest: the cover roll needs 2 or less' as the engine words it, or from its fields."""
+    if result.get("text"):
+        return str(result["text"])
+    seen = result.get("seen") or []
+    return f"{' and '.join(seen) or 'nothing'}: the cover roll needs {result.get('needs', '?')} or less"
+
+
+def move_text(result: dict, names: dict) -> str:
+    if not result.get("legal", True):
+        return f"Not there: {result.get('reason') or 'the engine refuses it'}"
+    parts = "; ".join(p.get("text", "") for p in result.get("parts") or [] if p.get("text"))
+    seen = result.get("seen_by") or {}
+    who = ", ".join(f"{names.get(k, k)} ({v})" for k, v in seen.items())
+    return (f"{round(100 * float(result.get('share', 0)))}% of his move" + (f": {parts}" if parts else "")
+            + (f"\nseen there by {who}" if who else "\nunseen there"))
+
+
+def _offer_text(offer: dict) -> str:
+    label = offer.get("label") or offer["type"].replace("_", " ")
+    targets = offer.get("targets") or []
+    if targets:
+        best = max(t.get("chance", 0) for t in targets)
+        label += f" (best {best}%)"
+    return label
+
+
+def _go_line(view: dict) -> str:
+    return go_line(view, _names(view))
+
+
+def go_line(view: dict, names: dict) -> str:
+    """'Move phase, Initiative 2: Sgt Ames to move' from the view (the enemy's go says only whose)."""
+    if view.get("over"):
+        r = view.get("result") or {}
+        return f"Game over: {r.get('reason', '')}"
+    phase = str(view.get("phase", "")).capitalize()
+    step = view.get("step")
+    acting = [names.get(a, a) for a in view.get("acting") or []]
+    verb = "to move" if view.get("phase") == "move" else "to fire"
+    if view.get("snap"):
+        who = names.get(view["snap"]["mover"], "the enemy")
+        return f"{phase} phase, Initiative {step}: {who} moved in sight - snap fire or let him go"
+    if acting:
+        return f"{phase} phase, Initiative {step}: {', '.join(acting)} {verb}"
+    sides = (view.get("scenario") or {}).get("sides") or {}
+    who = sides.get(view.get("to_act"), view.get("to_act") or "nobody")
+    return f"{phase} phase, Initiative {step}: {who} {verb}"
+
+
+def turn_line(view: dict) -> str:
+    return f"Turn {view.get('turn', '?')}/{view.get('turns', '?')}   {go_line(view, _names(view))}" \
+           + (f"   cleared {len(view.get('cleared') or [])}" if view.get("cleared") else "")
+
