@@ -489,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"dinkydau simulate: cannot resume: {exc}", file=sys.stderr)
             return 2
         stream = Stream(spath, header, fresh=not spath.exists() or spath.stat().st_size == 0)
-        if done and not a.quiet:
+        if done:
             kept = sum(1 for s in seeds if s in done)
             print(f"resuming {spath}: {kept} of {len(seeds)} games already played", file=sys.stderr)
     todo = [s for s in seeds if s not in done]
