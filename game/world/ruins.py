@@ -84,10 +84,10 @@ BRICK: Rgb = (150, 82, 58)
 MORTAR: Rgb = (170, 156, 136)
 SOOT: Rgb = (46, 42, 38)
 DAMP: Rgb = (104, 100, 72)
-TILE_A: Rgb = (166, 88, 62)
-TILE_B: Rgb = (204, 190, 158)
+TILE_A: Rgb = (150, 90, 66)
+TILE_B: Rgb = (196, 184, 156)
 DUST: Rgb = (150, 142, 128)
-CORK: Rgb = (150, 112, 72)
+CORK: Rgb = (132, 106, 76)
 ASPHALT: Rgb = (66, 66, 64)
 DIRT: Rgb = (112, 94, 66)
 CONCRETE: Rgb = (152, 148, 138)
@@ -146,10 +146,18 @@ class _Builder:
         self.c: list[np.ndarray] = []
 
     def tris(self, verts: np.ndarray, rgb: Rgb | np.ndarray) -> None:
+        """Triangles (3 vertices each) of one colour, or of a colour each (one row per triangle)."""
         verts = np.asarray(verts, float).reshape(-1, 3)
         self.v.append(verts)
         col = np.asarray(rgb, np.uint8)
         self.c.append(np.repeat(col[None, :], len(verts), 0) if col.ndim == 1 else np.repeat(col, 3, 0))
+
+    def painted(self, verts: np.ndarray, paint) -> None:
+        """Triangles coloured at each vertex by ``paint(points) -> colours``: a colour that is a function of
+        the place blends smoothly across faces."""
+        verts = np.asarray(verts, float).reshape(-1, 3)
+        self.v.append(verts)
+        self.c.append(np.clip(np.round(paint(verts)), 0, 255).astype(np.uint8))
 
     def quad(self, p0, p1, p2, p3, rgb: Rgb) -> None:
         """A quad p0-p1-p2-p3, counter-clockwise seen from its front."""
@@ -216,9 +224,45 @@ def _wall_frame(wall: WallSpec):
     return length, n, at
 
 
+def _lerp(a: np.ndarray, b, t: np.ndarray) -> np.ndarray:
+    t = np.clip(t, 0.0, 1.0)[:, None]
+    return a + (np.asarray(b, float) - a) * t
+
+
+def _smooth(t: np.ndarray) -> np.ndarray:
+    t = np.clip(t, 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def _plaster(wall: WallSpec, colour: Rgb, inner: Rgb | None):
+    """The paint of a wall's face, by place (u along it, z up it): plaster (limewash on the inside),
+    mottled, damp at its foot, sooted over its doors and windows, streaked under its sills, fallen away
+    to the brick in patches; brick wherever it rises above the wall's height."""
+    seed = _seed("plaster", wall.id, "in" if inner else "out")
+    mottle, grain, loss, line = (_field(seed + k, w) for k, w in ((1, 0.9), (2, 0.22), (3, 0.8), (4, 1.6)))
+    base = np.array(inner or colour, float)
+
+    def paint(u: np.ndarray, z: np.ndarray) -> np.ndarray:
+        c = base * (1 + 0.07 * mottle(u, z) + 0.035 * grain(u, z))[:, None]
+        damp = 0.32 + 0.1 * line(u, 0 * u)
+        c = _lerp(c, DAMP, 0.55 * _smooth((damp - z) / 0.22))
+        for o in wall.openings:
+            near = _smooth(1 - np.maximum(o.start - u, u - o.end) / 0.3)
+            c = _lerp(c, SOOT, 0.65 * near * _smooth(1 - (z - o.top) / 0.7) * (z >= o.top - 1e-6))
+            if o.bottom > 0:
+                c = _lerp(c, DAMP, 0.35 * near * _smooth(1 - (o.bottom - z) / 0.9) * (z <= o.bottom + 1e-6))
+        fallen = _smooth((loss(u, z) - 0.42) / 0.08) if inner is None else _smooth((loss(u, z) - 0.55) / 0.08)
+        brick = _lerp(np.repeat(np.array([BRICK], float), len(u), 0), MORTAR, 0.25 + 0.2 * grain(u, z))
+        c = c * (1 - fallen[:, None]) + brick * fallen[:, None]
+        high = (z > wall.height + 1e-6)[:, None]
+        return np.where(high, brick, c)
+
+    return paint
+
+
 def _wall_slab(wall: WallSpec, building: Any, colour: Rgb) -> Piece | None:
     """The drawn wall: cells of ``CELL`` along and up it, solid outside its openings and under its
-    broken top; each cell painted (plaster, limewash inside, brick where it fell away, soot, damp)."""
+    broken top, painted by ``_plaster`` (a colour per vertex, by place) with shell pocks on both faces."""
     length, n, at = _wall_frame(wall)
     rng = np.random.default_rng(_seed("wall", wall.id))
     half = THICK / 2
@@ -236,33 +280,28 @@ def _wall_slab(wall: WallSpec, building: Any, colour: Rgb) -> Piece | None:
             zm = (zs[j] + zs[j + 1]) / 2
             solid[i, j] = zm < tops[i] and not (0 <= um <= length and _inside_opening(wall, um, zm))
     mid = np.array(at(length / 2, 0.0, 0.0))[:2]
-    inside = building.floor.buffer(-1e-3).contains(shapely.Point(*(mid + n * 0.3)))
-    fallen = rng.uniform(0, 1, (nu, nz))
-    patch = np.convolve(rng.uniform(0, 1, nu + 4), np.ones(5) / 5, "valid")[:nu]
+    inside = 1.0 if building.floor.buffer(-1e-3).contains(shapely.Point(*(mid + n * 0.3))) else -1.0
+    faces = {1.0: _plaster(wall, colour, LIMEWASH if inside > 0 else None),
+             -1.0: _plaster(wall, colour, LIMEWASH if inside < 0 else None)}
+    a, d = np.array(wall.a, float), (np.array(wall.b, float) - np.array(wall.a, float)) / length
 
-    def paint(i: int, j: int, side: float) -> Rgb:
-        um, zm = (us[i] + us[i + 1]) / 2, (zs[j] + zs[j + 1]) / 2
-        face = LIMEWASH if (side > 0) == inside else colour
-        c = _shade(face, rng.uniform(0.9, 1.06))
-        if zm < 0.45:
-            c = _mix(c, DAMP, (0.45 - zm) * 1.1)
-        for o in wall.openings:
-            if o.start - 0.2 <= um <= o.end + 0.2 and o.top <= zm <= o.top + 0.7:
-                c = _mix(c, SOOT, 0.55 * (1 - (zm - o.top) / 0.7))
-        if zm > wall.height or fallen[i, j] < 0.05 + 0.25 * (patch[i] > 0.62):
-            c = _mix(BRICK, MORTAR, rng.uniform(0, 0.35))  # plaster fallen away, or the broken top
-        if fallen[i, j] > 0.965:
-            c = _shade(c, 0.45)  # a shell pock
-        return c
+    def local(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (pts[:, :2] - a) @ d, pts[:, 2]
+
+    def face(side: float):
+        return lambda pts: faces[side](*local(pts))
 
     b = _Builder()
+    fronts: dict[float, list] = {1.0: [], -1.0: []}
     for i in range(nu):
         for j in range(nz):
             if not solid[i, j]:
                 continue
             u0, u1, z0, z1 = us[i], us[i + 1], zs[j], zs[j + 1]
-            b.quad(at(u0, half, z0), at(u0, half, z1), at(u1, half, z1), at(u1, half, z0), paint(i, j, 1))
-            b.quad(at(u0, -half, z0), at(u1, -half, z0), at(u1, -half, z1), at(u0, -half, z1), paint(i, j, -1))
+            fronts[1.0].append([at(u0, half, z0), at(u0, half, z1), at(u1, half, z1),
+                                at(u0, half, z0), at(u1, half, z1), at(u1, half, z0)])
+            fronts[-1.0].append([at(u0, -half, z0), at(u1, -half, z0), at(u1, -half, z1),
+                                 at(u0, -half, z0), at(u1, -half, z1), at(u0, -half, z1)])
             brick = _mix(BRICK, MORTAR, rng.uniform(0, 0.4))
             if i == 0 or not solid[i - 1, j]:
                 b.quad(at(u0, -half, z0), at(u0, -half, z1), at(u0, half, z1), at(u0, half, z0), brick)
@@ -272,8 +311,32 @@ def _wall_slab(wall: WallSpec, building: Any, colour: Rgb) -> Piece | None:
                 b.quad(at(u0, -half, z1), at(u0, half, z1), at(u1, half, z1), at(u1, -half, z1), brick)
             if j > 0 and not solid[i, j - 1]:
                 b.quad(at(u0, -half, z0), at(u1, -half, z0), at(u1, half, z0), at(u0, half, z0), _shade(colour, 0.8))
+    for side, quads in fronts.items():
+        if quads:
+            b.painted(np.array(quads), face(side))
+        _pocks(b, wall, rng, at, side * (half + 0.004), int(rng.integers(8, 18)))
     return b.piece(f"wall:{wall.id}", {"tet": "wall", "wall": wall.id, "building": building.id, "blocks": False,
                                        "sight": f"sight:{wall.id}"})
+
+
+def _pocks(b: _Builder, wall: WallSpec, rng: np.random.Generator, at, w: float, count: int) -> None:
+    """Bullet and shell-splinter pocks on a face: small dark craters with a ring of fresh plaster."""
+    length = math.dist(wall.a, wall.b)
+    k = np.linspace(0, math.tau, 9)[:-1]
+    for _ in range(count):
+        u, z = rng.uniform(0.1, length - 0.1), rng.uniform(BASE + 0.1, wall.height - 0.08)
+        r = rng.uniform(0.02, 0.06) * (2.2 if rng.uniform() < 0.12 else 1.0)
+        if any(o.start - r <= u <= o.end + r and o.bottom - r <= z <= o.top + r for o in wall.openings):
+            continue
+        ring = [at(u + r * math.cos(t), w, z + r * math.sin(t)) for t in k]
+        centre = at(u, w, z)
+        tri = []
+        for m in range(8):
+            p, q = ring[m], ring[(m + 1) % 8]
+            tri.extend([centre, q, p] if w > 0 else [centre, p, q])
+        cols = np.tile(np.array([[78, 48, 38], [196, 180, 150], [196, 180, 150]], float), (8, 1))
+        b.v.append(np.array(tri, float))
+        b.c.append(cols.astype(np.uint8))
 
 
 def _wall_sight(wall: WallSpec, building: Any) -> Piece | None:
@@ -315,25 +378,29 @@ def _field(seed: int, wavelength: float, n: int = 4):
 
 
 def _road(spec: TownSpec, tiles_shape) -> Piece:
-    """The board between the tiles: asphalt worn to dirt, with potholes and wet patches."""
-    rng = np.random.default_rng(_seed("road"))
-    road = box(0, 0, spec.width, spec.height).difference(tiles_shape) if tiles_shape is not None else \
-        box(0, 0, spec.width, spec.height)
-    pts, tris = triangulate(road, 0.4)
+    """The board between the tiles: asphalt worn to dirt, wet patches, grit, scorched shell holes; the
+    board's edge below."""
+    road = box(0, 0, spec.width, spec.height)
+    road = road.difference(tiles_shape) if tiles_shape is not None else road
+    pts, tris = triangulate(road, 0.45)
     solid = prism(pts, tris, np.zeros(len(pts)), np.full(len(pts), -BOARD))
-    mid = solid.vertices[solid.faces].mean(1)
-    x, y = mid[:, 0], mid[:, 1]
-    worn = _field(_seed("road", "worn"), 3.0)(x, y) + 0.5 * _field(_seed("road", "grit"), 0.9)(x, y)
-    wet = _field(_seed("road", "wet"), 5.0)(x, y)
-    dust = _field(_seed("road", "dust"), 2.0)(x, y)
-    cols = []
-    for k in range(len(mid)):
-        c = _mix(ASPHALT, DIRT, (worn[k] + 0.1) * 0.9)
-        c = _shade(c, 0.78 if wet[k] > 0.55 else rng.uniform(0.93, 1.07))
-        c = _mix(c, DUST, 0.2 * max(0.0, dust[k]))
-        cols.append((70, 52, 36) if mid[k, 2] < -1e-6 else c)  # the board's edge
+    worn, grit, wet = _field(_seed("road", "worn"), 3.0), _field(_seed("road", "grit"), 0.5), _field(_seed("road", "wet"), 4.0)
+    rng = np.random.default_rng(_seed("road", "holes"))
+    holes = [(rng.uniform(0, spec.width), rng.uniform(0, spec.height), rng.uniform(0.35, 0.7)) for _ in range(6)]
+
+    def paint(p: np.ndarray) -> np.ndarray:
+        x, y, z = p[:, 0], p[:, 1], p[:, 2]
+        c = _lerp(np.repeat(np.array([ASPHALT], float), len(p), 0), DIRT, 0.5 + 0.55 * worn(x, y))
+        c = c * (1 + 0.08 * grit(x, y))[:, None]
+        c = c * (1 - 0.2 * _smooth((wet(x, y) - 0.45) / 0.1))[:, None]
+        for hx, hy, r in holes:
+            d = np.hypot(x - hx, y - hy) / r
+            c = _lerp(c, SOOT, 0.75 * _smooth(1.3 - d))
+            c = _lerp(c, DIRT, 0.5 * _smooth(1 - abs(d - 1.3) / 0.3))
+        return np.where((z < -1e-6)[:, None], np.array([70, 52, 36], float), c)
+
     b = _Builder()
-    b.mesh(solid, np.array(cols, np.uint8))
+    b.painted(solid.vertices[solid.faces], paint)
     return b.piece("road:town", {"tet": "road", "blocks": False})  # type: ignore[return-value]
 
 
@@ -358,14 +425,20 @@ def _pavement(spec: TownSpec, tiles_shape) -> Piece | None:
 
 
 def _tile(tile: Any) -> Piece:
-    """A tile's base: cork on top, card at its edges."""
-    pts, tris = triangulate(tile.area, None)
+    """A tile's base: a courtyard of beaten earth, cork and weeds on top, card at its edges."""
+    pts, tris = triangulate(tile.area, 0.5)
     solid = prism(pts, tris, np.full(len(pts), BASE), np.zeros(len(pts)))
-    rng = np.random.default_rng(_seed("tile", tile.id))
-    mid = solid.vertices[solid.faces].mean(1)
-    cols = [_shade(CORK, rng.uniform(0.9, 1.08)) if m[2] > BASE - 1e-6 else (188, 176, 150) for m in mid]
+    earth, weeds, grit = (_field(_seed("tile", tile.id, k), w) for k, w in (("e", 1.5), ("w", 0.7), ("g", 0.3)))
+
+    def paint(p: np.ndarray) -> np.ndarray:
+        x, y, z = p[:, 0], p[:, 1], p[:, 2]
+        c = _lerp(np.repeat(np.array([CORK], float), len(p), 0), DIRT, 0.5 + 0.5 * earth(x, y))
+        c = _lerp(c, (88, 96, 52), 0.6 * _smooth((weeds(x, y) - 0.35) / 0.2))
+        c = c * (1 + 0.07 * grit(x, y))[:, None]
+        return np.where((z < BASE - 1e-6)[:, None], np.array([176, 164, 138], float), c)
+
     b = _Builder()
-    b.mesh(solid, np.array(cols, np.uint8))
+    b.painted(solid.vertices[solid.faces], paint)
     extras = {"tet": "tile", "tile": tile.id, "blocks": False}
     if tile.building is not None:
         extras["building"] = tile.building.id
@@ -373,31 +446,34 @@ def _tile(tile: Any) -> Piece:
 
 
 def _floor(tile: Any) -> Piece | None:
-    """A building's floor: cement tiles in a chequer, dusty and scorched where the house burned."""
+    """A building's floor: cement tiles in a chequer with a border, dusty, a few lifted or scorched."""
     bld = tile.building
     rng = np.random.default_rng(_seed("floor", bld.id))
     minx, miny, maxx, maxy = bld.floor.bounds
-    size = 0.33
+    size = 0.25
     z = BASE + FLOOR_LIFT
-    dust = _field(_seed("dust", bld.id), 2.5)
+    dust = _field(_seed("dust", bld.id), 2.0)
+    ni, nj = int(math.ceil((maxx - minx) / size)), int(math.ceil((maxy - miny) / size))
     b = _Builder()
-    for i in range(int(math.ceil((maxx - minx) / size))):
-        for j in range(int(math.ceil((maxy - miny) / size))):
+    for i in range(ni):
+        for j in range(nj):
             cell = box(minx + i * size, miny + j * size, min(maxx, minx + (i + 1) * size), min(maxy, miny + (j + 1) * size))
             piece = bld.floor.intersection(cell)
             if piece.is_empty or piece.area < 1e-6:
                 continue
-            c = _shade(TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.9, 1.06))
-            cx, cy = piece.centroid.x, piece.centroid.y
-            d = float(dust(cx, cy))
-            c = _mix(c, DUST, 0.25 + 0.35 * max(0.0, d))
+            border = min(i, j, ni - 1 - i, nj - 1 - j) == 1
+            c = np.array(_shade((92, 84, 72) if border else TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.92, 1.05)), float)
             if rng.uniform() < 0.04:
-                c = _mix(c, SOOT, 0.6)
+                c = np.array(SOOT, float) * 1.6  # a tile lifted, or scorched
             for poly in getattr(piece, "geoms", [piece]):
                 if poly.geom_type != "Polygon":
                     continue
                 verts, tris, _ = _flat(poly, z, None)
-                b.tris(verts[tris].reshape(-1, 3), c)
+
+                def paint(p: np.ndarray, c=c) -> np.ndarray:
+                    return _lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.3 + 0.3 * dust(p[:, 0], p[:, 1]))
+
+                b.painted(verts[tris].reshape(-1, 3), paint)
     return b.piece(f"floor:{bld.id}", {"tet": "floor", "building": bld.id, "tile": tile.id, "level": 0, "blocks": False})
 
 
@@ -447,7 +523,31 @@ def _rubble(tile: Any, colour: Rgb) -> Piece | None:
             for _ in range(int(rng.integers(6, 12))):
                 p = c + np.append(rng.normal(0, 0.3, 2), rng.uniform(0.05, 0.15))
                 b.mesh(_chunk(rng, p, rng.uniform(0.06, 0.14)), _mix(BRICK, colour, rng.uniform(0, 0.6)))
+    _fallen_walls(b, bld, colour, rng)
     return b.piece(f"rubble:{bld.id}", {"tet": "rubble", "building": bld.id, "blocks": False})
+
+
+def _fallen_walls(b: _Builder, bld: Any, colour: Rgb, rng: np.random.Generator) -> None:
+    """Where a floor's edge has no wall, the wall that fell: a low, broken line of brick and plaster
+    (under 0.2", with gaps a man steps through) along it."""
+    standing = unary_union([shapely.LineString([w.a, w.b]) for w in bld.walls]).buffer(0.3) if bld.walls else None
+    ring = bld.floor.exterior
+    for k in range(len(ring.coords) - 1):
+        edge = shapely.LineString([ring.coords[k], ring.coords[k + 1]])
+        bare = edge.difference(standing) if standing is not None else edge
+        for line in getattr(bare, "geoms", [bare]):
+            if line.is_empty or line.length < 0.4:
+                continue
+            for t in np.arange(0.2, line.length - 0.1, 0.28):
+                if rng.uniform() < 0.3:
+                    continue
+                x, y = line.interpolate(t).coords[0]
+                c = np.array([x, y, BASE]) + np.append(rng.normal(0, 0.08, 2), 0.0)
+                b.mesh(_lump(rng, c, rng.uniform(0.1, 0.22), rng.uniform(0.05, 0.16)),
+                       _mix(_mix(colour, BRICK, rng.uniform(0.3, 1.0)), DUST, rng.uniform(0, 0.3)))
+                if rng.uniform() < 0.5:
+                    b.mesh(_chunk(rng, c + np.append(rng.normal(0, 0.15, 2), 0.08), rng.uniform(0.06, 0.12)),
+                           _mix(BRICK, MORTAR, rng.uniform(0, 0.4)))
 
 
 def _scatter(name: str, shape, n: int, z: float, seed: int, colours: tuple[Rgb, ...], extras: dict) -> Piece | None:

@@ -128,7 +128,7 @@ def test_mesh_and_engine_agree_on_every_ray(hue, sight):
         return float(rng.uniform(0, hue.width)), float(rng.uniform(0, hue.height))
 
     ps, qs = [], []
-    for k in range(2400):
+    for _ in range(2400):
         fx, fy = somewhere()
         tx, ty = somewhere()
         firer = Figure("f", fx, fy, poses[int(rng.integers(len(poses)))], float(rng.uniform(0, 360)))
@@ -138,7 +138,6 @@ def test_mesh_and_engine_agree_on_every_ray(hue, sight):
             if name != "eye" and math.dist(eye, pt) > 1e-6:
                 ps.append(eye)
                 qs.append(pt)
-        del k
     p, q = np.array(ps), np.array(qs)
     mesh = sight.blocked(p, q)
     engine = np.array([_engine_blocked(walls, a, b) for a, b in zip(ps, qs, strict=True)])
