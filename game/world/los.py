@@ -375,6 +375,7 @@ class TableLOS:
         self._fast = _compiled(self)
         """The table as ``game.world.sightline`` reads it (None: the Python path answers)."""
         self._fast_cond: dict[Conditions, np.ndarray] = {}
+        self._fast_last: tuple = (None, None)
         gc.collect()  # the load's trimesh meshes hold reference cycles
         release_freed_memory()
 
@@ -1114,9 +1115,9 @@ class TableLOS:
         if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
             raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
         if self._fast is not None and not conditions.burnt:  # compiled (game.world.sightline)
-            out = np.empty(self._fast_width)
-            _fast_sight(*self._fast, self._fast_conditions(conditions), ex, ey, ez, tx, ty, tz,
-                        math.nan if distance is None else distance, early, out)
+            out = self._fast_out
+            _sl.sight(*self._fast, self._fast_conditions(conditions), ex, ey, ez, tx, ty, tz,
+                      math.nan if distance is None else distance, early, out)
             return self._fast_row(out.tolist(), e, conditions)
         dx, dy, dz = tx - ex, ty - ey, tz - ez
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
@@ -1344,27 +1345,36 @@ class TableLOS:
     # -- the compiled path (game.world.sightline) ----------------------------------------------------
     @property
     def _fast_width(self) -> int:
-        return _FAST_OUT + len(self.classes)
+        return _sl.OUT + len(self.classes)
+
+    @property
+    def _fast_out(self) -> np.ndarray:
+        """This thread's buffer for one answer of the compiled path (read out before the next)."""
+        out = getattr(self._local, "fast_out", None)
+        if out is None:
+            out = self._local.fast_out = np.empty(self._fast_width)
+        return out
 
     def _fast_conditions(self, conditions: Conditions) -> np.ndarray:
         """The conditions packed for the compiled path (kept per conditions, a few at a time)."""
+        last = self._fast_last
+        if last[0] is conditions:
+            return last[1]
         got = self._fast_cond.get(conditions)
         if got is None:
-            from game.world.sightline import pack_conditions
-
             wcap, wname, _ = conditions.weather_cap()
             tod = conditions.time_of_day
-            got = pack_conditions(TIME_CAPS[tod], self._limit[tod], wcap, self._limit[wname] if wname else -1,
-                                  conditions.illuminated, conditions.smoke, self._hulls(conditions))
+            got = _sl.pack_conditions(TIME_CAPS[tod], self._limit[tod], wcap, self._limit[wname] if wname else -1,
+                                      conditions.illuminated, conditions.smoke, self._hulls(conditions))
             if len(self._fast_cond) > 64:
                 self._fast_cond.clear()
             self._fast_cond[conditions] = got
+        self._fast_last = (conditions, got)
         return got
 
     def _fast_row(self, v: list, e: tuple, conditions: Conditions) -> Sight:
         """A :class:`Sight` from one answer of the compiled path."""
-        from game.world import sightline as sl
-
+        sl = _sl
         k = int(v[sl.O_HULL])
         hull = self._hulls(conditions).ids[k] if k >= 0 else ""  # type: ignore[union-attr]
         return Sight(v[sl.O_VIS] != 0.0, v[sl.O_DIST], v[sl.O_CUT], int(v[sl.O_LIM]),
@@ -1376,8 +1386,7 @@ class TableLOS:
     def _trace_fast(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
                     distance: np.ndarray | None, early: bool) -> Trace:
         """:meth:`trace` through the compiled path: each row the answer of :meth:`_sight`."""
-        from game.world import sightline as sl
-
+        sl = _sl
         eyes = np.ascontiguousarray(np.asarray(eyes, float).reshape(-1, 3))
         targets = np.ascontiguousarray(np.asarray(targets, float).reshape(-1, 3))
         self._on_table(eyes[:, :2], "sightline from")
@@ -1746,19 +1755,19 @@ class TableLOS:
 def _compiled(los: TableLOS) -> tuple | None:
     """The table packed for ``game.world.sightline`` (None where it cannot run: no direct Embree path, or
     numba missing, and then the Python path answers)."""
-    global _fast_sight, _FAST_OUT
+    global _sl
     try:
         from game.world import sightline
     except ImportError:
         return None
-    _fast_sight, _FAST_OUT = sightline.sight, sightline.OUT
+    _sl = sightline
     return sightline.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED,
                                 "eye": EYE_HEIGHT, "solid_clearance": SOLID_CLEARANCE, "q": Q, "step": STEP,
                                 "kill": KILL_PLAN, "z_margin": Z_MARGIN, "max_hits": MAX_HITS})
 
 
-_fast_sight: Any = None
-_FAST_OUT = 0
+_sl: Any = None
+"""``game.world.sightline``, once a table has loaded it (it imports numba)."""
 
 INF = math.inf
 NO_BAND = (False, False)
