@@ -9,7 +9,7 @@ from typing import Any
 from game.rulesets.base import ParamError, Problem, Ruleset, ScenarioError
 
 DEFAULT = "dinky_dau"
-BUILTIN = ("game.rulesets.dinky_dau", "game.rulesets.tet68.ruleset")
+BUILTIN = ("game.rulesets.dinky_dau", "game.rulesets.tet68.ruleset", "game.rulesets.obc.ruleset")
 """The modules that register the shipped rulesets."""
 _REGISTRY: dict[str, Ruleset] = {}
 

@@ -29,8 +29,8 @@ class Man:
     """The MG or mortar team he crews (OBC-5)."""
     status: str = ABLE
     wounds: int = 0
-    stunned_until: int = 0
-    """Pinned or wounded: he may not move or fire until this turn is over (OBC-30)."""
+    stunned: int = 0
+    """Pinned or wounded: the moves of his squad he sits out, neither moving nor firing (OBC-30, OBC-46)."""
     pending: str | None = None
     """A failed morale check's effect, applied at the start of his squad's next move (OBC-44, OBC-14)."""
     panicked: bool = False
@@ -47,6 +47,8 @@ class Man:
     """His move this turn, once his squad is active (OBC-3, OBC-8)."""
     fired: bool = False
     acted: bool = False
+    done: bool = False
+    """He holds: nothing more from him in this move of his squad."""
     fleeting_turn: int = 0
     """The turn he ran or moved over half his move in the open (G-42's fleeting target)."""
     aboard: str | None = None
@@ -134,6 +136,8 @@ class Squad:
     in_command_left: int = 0
     independent_left: int = 0
     achieved: bool = False
+    sitting: list[str] = field(default_factory=list)
+    """Its men who sit this move out, pinned or wounded (OBC-30)."""
 
 
 def dist(a, b) -> float:
