@@ -46,34 +46,44 @@ class Table:
     features: tuple[Feature, ...]
 
 
-def convention_table(seed: int = 1) -> Table:
+def convention_table(seed: int = 1, width: float = 72.0, height: float = 48.0) -> Table:
+    """The benchmark table; a larger one (``width`` x ``height``) has the same mix of features at the same
+    density (each count scaled by the area; the 72" x 48" table is the same as ever)."""
     rng = np.random.default_rng(seed)
+    f = width * height / (72.0 * 48.0)
+
+    def count(n: int) -> int:
+        return n if f == 1.0 else int(round(n * f))
+
     feats: list[Feature] = []
-    for i in range(6):
-        cx, cy, r = rng.uniform(8, 64), rng.uniform(8, 40), rng.uniform(4, 7)
+    for i in range(count(6)):
+        cx, cy, r = rng.uniform(8, width - 8), rng.uniform(8, height - 8), rng.uniform(4, 7)
         ring = [(cx + r * math.cos(a), cy + 0.8 * r * math.sin(a)) for a in np.linspace(0, 2 * math.pi, 16)[:-1]]
         feats.append(Feature(f"hill{i}", "hill", polygon=tuple(ring), height=float(rng.uniform(1.5, 4.0))))
-    kinds = ["dense"] * 120 + ["bamboo"] * 20 + ["secondary"] * 80 + ["rubber"] * 30 + ["light"] * 50
+    kinds = (["dense"] * count(120) + ["bamboo"] * count(20) + ["secondary"] * count(80) + ["rubber"] * count(30)
+             + ["light"] * count(50))
     for i, kind in enumerate(kinds):
-        cx, cy, r = rng.uniform(2, 70), rng.uniform(2, 46), rng.uniform(1.0, 3.0)
+        cx, cy, r = rng.uniform(2, width - 2), rng.uniform(2, height - 2), rng.uniform(1.0, 3.0)
         ang = np.linspace(0, 2 * math.pi, 13)[:-1]
         rad = r * rng.uniform(0.7, 1.2, 12)
-        ring = [(min(max(cx + a * math.cos(t), 0.1), 71.9), min(max(cy + a * math.sin(t), 0.1), 47.9))
+        ring = [(min(max(cx + a * math.cos(t), 0.1), width - 0.1), min(max(cy + a * math.sin(t), 0.1), height - 0.1))
                 for a, t in zip(rad, ang, strict=True)]
         feats.append(Feature(f"wood{i}", kind, polygon=tuple(ring)))
-    for i in range(20):
-        kind = "hootch" if i < 16 else "masonry"
-        feats.append(Feature(f"bld{i}", kind, point=(float(rng.uniform(3, 69)), float(rng.uniform(3, 45))),
+    buildings = count(20)
+    for i in range(buildings):
+        kind = "hootch" if i < buildings * 4 // 5 else "masonry"
+        feats.append(Feature(f"bld{i}", kind, point=(float(rng.uniform(3, width - 3)), float(rng.uniform(3, height - 3))),
                              size=(1.5, 1.0), rotation=float(rng.uniform(0, 180))))
-    return Table(72.0, 48.0, tuple(feats))
+    return Table(width, height, tuple(feats))
 
 
 def sightlines(los: TableLOS, n: int, seed: int = 2) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
-    a = rng.uniform([1.5, 1.5], [70.5, 46.5], size=(n, 2))
+    hi = [los.width - 1.5, los.height - 1.5]
+    a = rng.uniform([1.5, 1.5], hi, size=(n, 2))
     ang = rng.uniform(0, 2 * math.pi, n)
     length = rng.uniform(1.0, 30.0, n)
-    b = np.clip(a + np.column_stack([np.cos(ang), np.sin(ang)]) * length[:, None], [1.5, 1.5], [70.5, 46.5])
+    b = np.clip(a + np.column_stack([np.cos(ang), np.sin(ang)]) * length[:, None], [1.5, 1.5], hi)
     eyes = np.column_stack([a, los.elevations(a) + 0.6])
     targets = np.column_stack([b, los.elevations(b) + 0.6])
     return eyes, targets

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.los import convention_table, sightlines
-from game.rules.scenario import load_scenario
+from game.rules.scenario import load_scenario, shipped_scenarios
 from game.world import bake
 from game.world.los import Conditions, TableLOS
 from tests.world.tables import random_lines
@@ -34,7 +33,6 @@ CONDITIONS = (
     Conditions(weather="monsoon"),
     Conditions(smoke=((12.0, 12.0, 2.0), (30.0, 20.0, 3.0))),
 )
-SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
 def answers(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> list:
@@ -51,9 +49,7 @@ def collect() -> dict[str, list]:
         out[f"benchmark/{k}"] = answers(los, eyes[:2000], targets[:2000], cond)
     eyes, targets = random_lines(los, 2000, 7)
     out["benchmark/random"] = answers(los, eyes, targets, CONDITIONS[0])
-    for path in sorted(SCENARIOS.glob("*.toml")):
-        if re.search(r'^ruleset\s*=\s*"(?!dinky_dau")', path.read_text(), re.M):
-            continue  # another ruleset's table (game.rulesets): not this line of sight
+    for path in shipped_scenarios().values():  # (Dinky Dau's: another ruleset's table is its own)
         los = TableLOS.from_scenario(load_scenario(path))
         eyes, targets = random_lines(los, 2000, 11)
         for k, cond in enumerate(CONDITIONS[:2]):

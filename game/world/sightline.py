@@ -416,7 +416,7 @@ def _find(keys, n, p):
 
 
 @njit(cache=True, nogil=True)
-def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
+def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
     """``TableLOS._sight`` for one sightline, written into ``out`` (see ``O_*``); burnt ground left out."""
     C = H[H_C]
     for c in range(C):
@@ -515,19 +515,8 @@ def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
     part_t = _inside1(F, N, H, P, R, tx, ty, tz)
     part_e = _inside1(F, N, H, P, R, ex, ey, ez)
     maxh = H[H_MAXHITS]
-    pend_p = np.empty(maxh, np.int64)
-    pend_t = np.empty(maxh, np.float64)
-    pend_open = np.empty(maxh, np.bool_)
-    npend = 0
-    cap = 2 * maxh + 4
-    iv_kind = np.empty(cap, np.int64)
-    iv_p = np.empty(cap, np.int64)
-    iv_t0 = np.empty(cap, np.float64)
-    iv_t1 = np.empty(cap, np.float64)
-    niv = 0
-    top_t = np.empty(maxh, np.float64)
-    top_p = np.empty(maxh, np.int64)
-    ntop = 0
+    pend_p, pend_t, pend_open, iv_kind, iv_p, iv_t0, iv_t1, top_t, top_p, sp_c, sp_t0, sp_kind, sp_p, sp_t1 = W
+    npend = niv = ntop = 0
     exit_e = np.nan
     last_entry_t = np.nan
     step, kill_plan = F[F_STEP], F[F_KILL]
@@ -601,11 +590,6 @@ def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
             iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 3, part_t, 0.0, length
             niv += 1
         pclass = H[H_PCLASS]
-        sp_c = np.empty(niv, np.int64)
-        sp_t0 = np.empty(niv, np.float64)
-        sp_kind = np.empty(niv, np.int64)
-        sp_p = np.empty(niv, np.int64)
-        sp_t1 = np.empty(niv, np.float64)
         ns = 0
         for m in range(niv):
             p, t0, t1 = iv_p[m], iv_t0[m], iv_t1[m]
@@ -636,7 +620,7 @@ def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
                 sp_c[j], sp_t0[j], sp_kind[j], sp_p[j], sp_t1[j] = c, t0, kind, p, t1
                 ns += 1
         if ns:
-            total = np.zeros(C + 1)
+            total = out[O_INCHES:]  # (zeroed above; every canopy volume has a class, 0 <= c < C)
             group, reach = -2, -INF
             for m in range(ns):
                 c, t0, t1 = sp_c[m], sp_t0[m], sp_t1[m]
@@ -671,9 +655,21 @@ def _sight(F, N, H, P, Qc, R, ex, ey, ez, tx, ty, tz, distance, early, out):
 
 
 @njit(cache=True, nogil=True)
+def _workspace(H):
+    """The lists one sightline fills as it goes (volumes open, intervals, tops, spans), made once."""
+    maxh = H[H_MAXHITS]
+    cap = 2 * maxh + 4
+    return (np.empty(maxh, np.int64), np.empty(maxh, np.float64), np.empty(maxh, np.bool_),
+            np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.float64),
+            np.empty(maxh, np.float64), np.empty(maxh, np.int64),
+            np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.int64), np.empty(cap, np.int64),
+            np.empty(cap, np.float64))
+
+
+@njit(cache=True, nogil=True)
 def sight(F, N, H, P, Qc, ex, ey, ez, tx, ty, tz, distance, early, out):
     """One sightline (``distance`` NaN: its plan length) into ``out``."""
-    _sight(F, N, H, P, Qc, _ray_buffer(), ex, ey, ez, tx, ty, tz, distance, early, out)
+    _sight(F, N, H, P, Qc, _ray_buffer(), _workspace(H), ex, ey, ez, tx, ty, tz, distance, early, out)
 
 
 @njit(cache=True, nogil=True)
@@ -681,8 +677,9 @@ def sight_many(F, N, H, P, Qc, eyes, targets, distance, early, out):
     """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into the
     rows of ``out``."""
     R = _ray_buffer()
+    W = _workspace(H)
     for i in range(eyes.shape[0]):
-        _sight(F, N, H, P, Qc, R, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
+        _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
                distance[i], early, out[i])
 
 
