@@ -1,12 +1,12 @@
 """Tet '68 house clearing (the 001 rules: TET-1-TET-19, G-41): a 20 mm, figure-by-figure street fight in
 ruined buildings, where what decides a shot is how much of a man shows at a window or a door.
 
-Built so far: the tables (``data/tet68.toml``, ``tables.py``), exposure by ray casts against the walls
-and their openings (``exposure.py``, TET-16), the figures' statistics (TET-5, TET-6) and fire (``fire.py``:
-range bands, the d100 with automatic hits per full hundred, the cover roll, the d3 Initiative loss,
-duckback and equal-Initiative fire resolved together, TET-8, TET-11-TET-19), the town of tiles and
-buildings (``town.py``, TET-3) and movement over it (``movement.py``: ground by ground and wall by wall,
-TET-9, TET-10). Not yet: the turn sequence (TET-7, snap fire C-32), the cone's several targets and the
-M79's blast (G-41), the scenario, fog, the computer player, the baked buildings and the 3D table; it is
-not registered as a ruleset until it plays a whole game (``game.rulesets``, docs/rulesets.md).
+The tables (``data/tet68.toml``, ``tables.py``); exposure by ray casts against the walls and their openings
+(``exposure.py``, TET-16); the figures' statistics and fire (``fire.py``: range bands, the d100 with automatic
+hits per full hundred, the cover roll, the d3 loss, duckback, hand-to-hand blows); the cone, the M79's blast
+and grenades (``blast.py``, TET-13, TET-14, G-41) and base contact (``melee.py``, G-41); the town of tiles and
+buildings (``town.py``, TET-3) and movement over it (``movement.py``, TET-9, TET-10); the turn, fog and
+victory (``game.py``), what may be done (``offers.py``), how a shot is rolled (``resolve.py``), what the enemy
+reads of an event (``fog.py``); the scenarios (``scenario.py``), the computer player (``ai.py``) and the seam
+(``ruleset.py``). The 3D table is the client's (``game/client``), the baked ruins ``game/world``'s.
 """

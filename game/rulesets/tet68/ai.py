@@ -1,18 +1,23 @@
 """The computer player of Tet '68, for either side (issue 19: "clears houses sensibly"). It picks among the
 game's offers and asks the game (``preview``) what a move costs and who would see the figure there, and
-what a shot's chance and cover roll are; every rule is the game's.
+what a shot, a cone, a round or a grenade would reach and at what chance; every rule is the game's.
 
 * The Allies clear the nearest building not yet clear: each figure goes as far toward it as its move allows,
   through the doors (a wall's climb costs the whole move, TET-10), keeping out of the enemy's sight where it
-  can; in the fire phase each shoots the enemy it most likely hurts (chance x exposure / 6).
-* The VC/NVA hold their buildings: a figure in one stays (at its window or door), one caught outside goes to
-  the nearest building the Allies have not entered; they shoot like the Allies, and snap fire (C-32) when the
-  chance of a hit is worth the spent shot.
+  can. The VC/NVA hold their buildings: a figure in one stays (at its window or door), one caught outside
+  goes to the nearest building the Allies have not entered.
+* In the fire phase both take what is likeliest to hurt the enemy (each chance x exposure / 6, a friend
+  reached counting twice against): a single shot; a cone where two enemies or more stand close together; the
+  M79 at a cluster; a grenade into a room where its side has seen enemies (its own events and view: where
+  each enemy was last seen), only when worth ``GRENADE`` hits more than a shot. A figure charges into
+  hand-to-hand (G-41) an enemy within ``ADJACENT`` inches when it is the stronger (its Weapon Skill ``STRONG``
+  or more, Initiative 2 or more: the enemy's own statistics are its owner's). Snap fire (C-32) when the
+  chance of a hit is worth the spent shot, else pass.
 
 Engine readings of its own: 16 headings and 6 reaches are tried for a move (and staying), scored by the
 way left round the walls (a 0.5" grid, doors free, windows 2" dearer, walls shut) plus ``CAUTION`` inches
 for each exposure level an enemy it sees would have of it there; a snap shot is taken at 6 % of a hit or
-better.
+better; aim points are the enemies seen (or remembered, for a grenade) and the midpoints of two within 4".
 """
 
 from __future__ import annotations
@@ -83,31 +88,60 @@ def _worth(members: list[dict], side: str, key: str = "chance") -> float:
     return total
 
 
+def _memory(game, side: str, view: dict) -> dict[str, tuple[float, float]]:
+    """Where the side last saw each enemy figure still standing, as far as its own events and view tell."""
+    seen: dict[str, tuple[float, float]] = {}
+    enemy = {f["id"] for f in view["figures"] if f["side"] != side}
+    for e in game.events_for(side, game.events):
+        if e["type"] == "move" and e.get("to") and game.state.figures[e["figure"]].man.side != side:
+            seen[e["figure"]] = (e["to"][0], e["to"][1])
+        elif e["type"] == "wound" and e.get("state") == "dead":
+            seen.pop(e["figure"], None)
+    seen.update({f["id"]: (f["x"], f["y"]) for f in view["figures"] if f["id"] in enemy})
+    return seen
+
+
 def _best_fire(game, side: str, offers: list[dict]) -> dict | None:
-    """The shot likeliest to hurt the enemy: a single shot, a cone where two or more stand close together, the
-    M79 at a cluster, a grenade into a room with enemies in it; a grenade only well ahead of a shot."""
+    """The shot likeliest to hurt the enemy: a single shot; a cone where two or more stand close together (as
+    good as a shot is enough: it spreads the hits); the M79 at a cluster; a grenade into a room where enemies
+    were seen, only well ahead of a shot (there are two)."""
     best = _best_shot([o for o in offers if o["type"] == "fire"], single=True)
     choice = (best[0], best[1]) if best else (0.0, None)
+    view = game.view(side)
+    floors = {b["id"]: Polygon(b["floor"]) for b in view["scenario"]["buildings"]}
+    memory = _memory(game, side, view) if any(o["type"] == "grenade" for o in offers) else {}
     for o in offers:
-        if o["type"] not in ("cone", "launch", "grenade") or not o["targets"]:
+        if o["type"] not in ("cone", "launch", "grenade"):
             continue
         spots = [(t["x"], t["y"]) for t in o["targets"]]
+        if o["type"] == "grenade":
+            spots += [p for p in memory.values() if p not in spots]
         spots += [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for i, a in enumerate(spots) for b in spots[i + 1:]
                   if math.dist(a, b) <= 4.0]
-        for x, y in spots[:8]:
+        for x, y in spots[:10]:
             action = {"type": o["type"], "figure": o["figure"], "at": [round(x, 2), round(y, 2)]}
+            if math.dist((x, y), tuple(o["params"]["at"]["from"])) > o["params"]["at"]["max"]:
+                continue
             try:
                 plan = game.preview(side, action)
             except Exception:  # noqa: BLE001 - an aim point the rules refuse is no candidate
                 continue
+            tie = 0.0
             if o["type"] == "cone":
                 enemies = sum(m["side"] != side for m in plan["in_cone"])
                 worth = _worth(plan["in_cone"], side) if enemies >= 2 else 0.0
+                tie = 1e-6
             else:
-                worth = plan["chance"] / 100 * _worth(plan["in_blast"], side, "none")
+                reached = plan["in_blast"]
+                if plan.get("room"):  # those seen in the room before count as in it still
+                    known = {m["id"] for m in reached}
+                    reached = reached + [{"id": i, "side": "enemy", "exposure": o["params"]["at"]["room_exposure"]}
+                                         for i, p in memory.items() if i not in known
+                                         and floors[plan["room"]].covers(Point(*p))]
+                worth = min(plan["chance"], 100) / 100 * _worth(reached, side, "none")
                 if o["type"] == "grenade":
                     worth -= GRENADE
-            if worth > choice[0] + 1e-9:
+            if worth + tie > choice[0] + 1e-9:
                 choice = (worth, action)
     return choice[1]
 

@@ -2,19 +2,25 @@
 
 A turn (TET-7): the move phase takes the figures by ascending Initiative (1 to 4; at 0 a figure does not
 move, TET-17), the fire phase by descending Initiative (4 to 0). Within one Initiative the two sides take
-their figures in turn, the Allies first in odd turns (engine reading). Each figure moves (``move``: a
-straight line to a point, its cost from ``movement.py``; it may take a new pose) or holds (``hold``, a pose
-too). After each move, an enemy figure of higher Initiative that sees the mover and has not fired this
-turn may snap fire at it (``snap_fire``, C-32, G-41), which uses up its fire-phase shot; a d100 hit the
-cover roll saves makes the mover duck back (TET-19). In the fire phase each figure fires (``fire``) or holds;
-the shots of one Initiative are declared, then rolled and applied together (TET-8).
+their figures in turn, the Allies first in odd turns (engine reading). In the move phase each figure moves
+(``move``: a straight line to a point, its cost from ``movement.py``; it may take a new pose), charges an
+enemy it sees into base contact (``charge``, G-41: ``melee.py``) or holds (``hold``). After every one of
+these acts the other side is asked (engine reading of C-32, so that the pause tells the mover's side
+nothing): a figure of higher Initiative that sees the mover and has not fired this turn may snap fire at
+it (``snap_fire``: a shot, a cone at it, or the M79 at its place), which spends its fire-phase shot; a d100
+hit the cover roll saves makes the mover duck back (TET-19); or the side passes (``pass``), which ends the
+decision. In the fire phase each figure fires at a figure (``fire``), fires a cone at a point (``cone``,
+TET-13), the M79 at a point (``launch``, TET-14), throws a grenade (``grenade``, G-41) or holds; figures in
+base contact fight hand-to-hand instead (G-41). The shots and blows of one Initiative are declared, then
+rolled and applied together (TET-8; ``resolve.py`` rolls them, ``offers.py`` says what may be done).
 
 Fog (DESIGN §6): a side sees an enemy figure that one of its own figures' eyes reaches (exposure 1 or more,
-``exposure.py``) or that fired this turn. Its statistics are its owner's: the enemy reads them only from
-the dice of its shots. Victory (G-41): a building is clear at the end of a turn in which it holds an Allied
-figure and no enemy, and stays clear until an enemy is in it at a turn's end (engine reading); the Allies win
-when all are clear, or when no enemy is left; the VC/NVA win when no
-Allied figure is left, or when at the end they hold half the buildings or more; anything else is a draw.
+``exposure.py``) or that fired or fought this turn. An event about a figure the other side does not see
+(a cover roll in a burst, its wound) is its owner's alone; an enemy's copy of a roll or a wound leaves out
+the owner's roster (``fog.py``). Victory (G-41): a building is clear at the end of a turn in which it holds
+an Allied figure and no enemy, and stays clear until an enemy is in it at a turn's end (engine reading); the
+Allies win when all are clear, or when no enemy is left; the VC/NVA win when no Allied figure is left, or
+when at the end they hold half the buildings or more; anything else is a draw.
 """
 
 from __future__ import annotations
