@@ -471,7 +471,7 @@ def _floor(tile: Any) -> Piece | None:
                 verts, tris, _ = _flat(poly, z, None)
 
                 def paint(p: np.ndarray, c=c) -> np.ndarray:
-                    return _lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.3 + 0.3 * dust(p[:, 0], p[:, 1]))
+                    return _lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.4 + 0.3 * dust(p[:, 0], p[:, 1]))
 
                 b.painted(verts[tris].reshape(-1, 3), paint)
     return b.piece(f"floor:{bld.id}", {"tet": "floor", "building": bld.id, "tile": tile.id, "level": 0, "blocks": False})
@@ -519,7 +519,7 @@ def _rubble(tile: Any, colour: Rgb) -> Piece | None:
             for _ in range(int(rng.integers(3, 6))):
                 off = np.append(rng.normal(0, 0.18, 2), 0.0)
                 b.mesh(_lump(rng, c + off, rng.uniform(0.15, 0.32), rng.uniform(0.08, 0.2)),
-                       _mix(_mix(colour, BRICK, rng.uniform(0.2, 0.9)), DUST, rng.uniform(0, 0.4)))
+                       _mix(_mix(colour, BRICK, rng.uniform(0.1, 0.6)), DUST, rng.uniform(0.3, 0.7)))
             for _ in range(int(rng.integers(6, 12))):
                 p = c + np.append(rng.normal(0, 0.3, 2), rng.uniform(0.05, 0.15))
                 b.mesh(_chunk(rng, p, rng.uniform(0.06, 0.14)), _mix(BRICK, colour, rng.uniform(0, 0.6)))
@@ -544,7 +544,7 @@ def _fallen_walls(b: _Builder, bld: Any, colour: Rgb, rng: np.random.Generator) 
                 x, y = line.interpolate(t).coords[0]
                 c = np.array([x, y, BASE]) + np.append(rng.normal(0, 0.08, 2), 0.0)
                 b.mesh(_lump(rng, c, rng.uniform(0.1, 0.22), rng.uniform(0.05, 0.16)),
-                       _mix(_mix(colour, BRICK, rng.uniform(0.3, 1.0)), DUST, rng.uniform(0, 0.3)))
+                       _mix(_mix(colour, BRICK, rng.uniform(0.1, 0.7)), DUST, rng.uniform(0.3, 0.65)))
                 if rng.uniform() < 0.5:
                     b.mesh(_chunk(rng, c + np.append(rng.normal(0, 0.15, 2), 0.08), rng.uniform(0.06, 0.12)),
                            _mix(BRICK, MORTAR, rng.uniform(0, 0.4)))
