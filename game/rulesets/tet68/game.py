@@ -307,7 +307,9 @@ class TetGame:
         sc = self.scenario
         return {
             "side": side, "ruleset": "tet68", "turn": s.turn, "turns": sc.turns, "phase": s.phase, "step": s.step,
-            "to_act": s.to_act, "acting": [q for q in s.queue if referee or s.figures[q].man.side == side] if s.to_act in (side, None) or referee else [],
+            "to_act": s.to_act,
+            "acting": [q for q in s.queue if referee or s.figures[q].man.side == side]
+            if (s.to_act in (side, None) and s.snap is None) or referee else [],  # a snap decision: see ``snap``
             "over": s.over, "result": s.result, "hash": self.hash(), "seq": len(self.events_for(side, self.events)),
             "scenario": {"id": sc.id, "title": sc.title, "briefing": sc.briefing,
                          "table": {"width": sc.width, "height": sc.height}, "sides": dict(sc.sides),
