@@ -10,6 +10,8 @@ hard cover he sees: a rifle hits the nearest enemy there he does not see, within
 falls on the unseen enemy in the 3" square. A disabled man carried to his own side's table edge, or aboard a
 chopper that flies off it, is evacuated (OBC-42, G-42). A radio call to a reserve crosses its levels of
 authority two a turn and the squad comes in at the start of the turn after it arrives (OBC-49, G-42).
+A man who fires a rifle, an SMG, an MG, a rocket or a grenade is seen by the enemy for the rest of the turn;
+a mortar or blooper bomb, fired from out of sight, does not show where it came from.
 
 What it leaves out: what the turn and the offers are (``game``); what a hit does (``harm``).
 """
@@ -78,7 +80,7 @@ class Acts:
         from shapely.geometry import Point
 
         p = Point(m.x, m.y)
-        out = [f.id for f in self.scenario.features if f.type in movement.BUILDINGS and f.shape().distance(p) <= touch]
+        out = [fid for fid, _, shape in self.buildings if shape.distance(p) <= touch]
         seen = self.sees(m.side)
         for v in self.state.vehicles.values():
             if v.side != m.side and v.able and v.id in seen and not v.flying and v.moved == 0 \
@@ -242,6 +244,7 @@ class Acts:
 
     def _leave(self, v: Vehicle) -> None:
         """A chopper flies off the table, and with it everyone aboard; its disabled are evacuated (OBC-42)."""
+        vis = self.vehicle_shown(v)
         v.status = GONE
         for mid in v.aboard():
             m = self.state.men[mid]
@@ -250,7 +253,7 @@ class Acts:
             elif m.able:
                 m.status = GONE
         self.emit({"type": "left", "vehicle": v.id, "evacuated": [x for x in v.aboard() if self.state.men[x].evacuated],
-                   "clause": "OBC-13; OBC-42", "text": f"{v.name} leaves the table"})
+                   "clause": "OBC-13; OBC-42", "text": f"{v.name} leaves the table"}, vis)
 
     def _act_debus(self, side: str, action: dict) -> None:
         s = self.state
@@ -426,7 +429,7 @@ class Acts:
         d = self.fire_range(m, at[0], at[1])
         from game.rulesets.obc import sight
 
-        sees = sight.visible(sight.table(self.scenario), [self.eye_of(m)], [(at[0], at[1], self.t.figure.body_standing)])
+        sees = sight.visible(self.los, [self.eye_of(m)], [(at[0], at[1], self.t.figure.body_standing)])
         if cover == "none" or not bool(sees[0]):
             raise IllegalAction("blind fire goes into cover he sees (bushes, a hootch, a trench)", "OBC-22")
         col = firing.column(cover, "standing", blind=True)
@@ -470,7 +473,7 @@ class Acts:
         if w.band(d) is None:
             return IllegalAction(f"{d:.1f}\" is outside the {m.weapon}'s range", "OBC-27; G-42")
         eyes = [self.eye_of(x) for x in self.state.men.values() if x.side == side and x.able and self.on_table(x)]
-        ok = sight.visible(sight.table(self.scenario), eyes, [(at[0], at[1], 0.1)] * len(eyes))
+        ok = sight.visible(self.los, eyes, [(at[0], at[1], 0.1)] * len(eyes))
         if not ok.any():
             return IllegalAction("no man of the side sees where the bomb is to fall", "G-42")
         seen = self.sees(side)
@@ -486,9 +489,8 @@ class Acts:
         if why is not None:
             raise why
         self._start(m)
-        m.fired = True
-        self.state.revealed.append(m.id)
-        land, evs = scatter(self.dice, self.t, at, m.name)
+        m.fired = True  # fired from out of sight, a bomb does not show where it came from (engine reading)
+        land, evs = scatter(self.dice, self.t, at, f"the {m.weapon}")
         for ev in evs:
             self.emit(ev)
         land = (min(max(land[0], 0.0), self.scenario.width), min(max(land[1], 0.0), self.scenario.height))

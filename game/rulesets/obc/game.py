@@ -24,7 +24,7 @@ import copy
 import hashlib
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from game.dice import Dice, seed_streams
 from game.rulesets.obc import firing, sight
@@ -59,6 +59,22 @@ class ObcState:
     reserves: list[str] = field(default_factory=list)
     """Squads off the table until a radio call brings them (OBC-49)."""
 
+    def __deepcopy__(self, memo: dict) -> ObcState:
+        """A full copy, quicker than copy's generic walk (the engine takes one before every act)."""
+        new = copy.copy(self)
+        new.streams = dict(self.streams)
+        new.result = copy.deepcopy(self.result)
+        new.men = {k: copy.copy(m) for k, m in self.men.items()}
+        new.vehicles = {k: copy.copy(v) for k, v in self.vehicles.items()}
+        for v in new.vehicles.values():
+            v.crew, v.passengers = list(v.crew), list(v.passengers)
+        new.squads = {k: copy.copy(q) for k, q in self.squads.items()}
+        for q in new.squads.values():
+            q.aim, q.sitting = copy.deepcopy(q.aim), list(q.sitting)
+        new.revealed, new.reserves = list(self.revealed), list(self.reserves)
+        new.messages = [dict(x) for x in self.messages]
+        return new
+
 
 class ObcGame(Acts, Harm):
     """The game object the engine drives (game.rulesets.base)."""
@@ -67,6 +83,7 @@ class ObcGame(Acts, Harm):
         self.scenario = scenario
         self.t = tables()
         self.ground = sight.Ground(scenario.features)
+        self.buildings = [(f.id, f.type, f.shape()) for f in scenario.features if f.type in ("hootch", "masonry")]
         self.state = ObcState(seed, seed_streams(seed))
         self.dice = Dice(self.state.streams)
         self.events: list[dict] = []
@@ -119,11 +136,25 @@ class ObcGame(Acts, Harm):
         self.state = state
         self.dice = Dice(state.streams)
 
+    def _dump(self) -> str:
+        return json.dumps(self.state, default=vars, sort_keys=True)
+
     def snapshot(self) -> dict:
-        return asdict(self.state)
+        return json.loads(self._dump())
 
     def hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.snapshot(), sort_keys=True).encode()).hexdigest()
+        return hashlib.sha256(self._dump().encode()).hexdigest()
+
+    def seen_count(self, reader: str) -> int:
+        """How many events ``reader`` may see (its last sequence number)."""
+        return sum(1 for ev in self.events if reader == "referee" or ev["_visible"] in ("all", reader))
+
+    @property
+    def los(self):
+        """The scenario's table for line of sight (``sight.table``), held by the game."""
+        if self.__dict__.get("_los") is None:
+            self.__dict__["_los"] = sight.table(self.scenario)
+        return self.__dict__["_los"]
 
     # -- the turn (OBC-14, G-42) -----------------------------------------------------------------------
     def _begin_turn(self) -> None:
@@ -280,7 +311,7 @@ class ObcGame(Acts, Harm):
         todo = [(tid, p) for tid, p in things if tid not in out]
         if not eyes or not todo:
             return out
-        los = sight.table(self.scenario)
+        los = self.los
         pairs = [(e, p, tid) for tid, p in todo for e in eyes]
         ok = sight.visible(los, [e for e, _, _ in pairs], [p for _, p, _ in pairs])
         out |= {tid for (_, _, tid), v in zip(pairs, ok, strict=True) if v}
@@ -325,7 +356,7 @@ class ObcGame(Acts, Harm):
         active = s.active if s.active and (referee or s.squads[s.active].side == side) else None
         return {
             "side": side, "ruleset": "obc", "turn": s.turn, "turns": sc.turns, "to_act": s.to_act, "active": active,
-            "over": s.over, "result": s.result, "hash": self.hash(), "seq": len(self.events_for(side, self.events)),
+            "over": s.over, "result": s.result, "hash": self.hash(), "seq": self.seen_count(side),
             "scenario": {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "sides": dict(sc.sides),
                          "edges": dict(sc.edges), "table": {"width": sc.width, "height": sc.height},
                          "terrain": [{"id": f.id, "type": f.type} for f in sc.features]},
@@ -460,7 +491,7 @@ class ObcGame(Acts, Harm):
                       if x.side != m.side and x.aboard is None and self.on_table(x) and not x.down]
             things += [(v.id, (v.x, v.y, v.height + 0.5)) for v in s.vehicles.values()
                        if v.side != m.side and v.able and v.squad not in s.reserves]
-            ok = sight.visible(sight.table(self.scenario), [eye] * len(things), [p for _, p in things]) if things else []
+            ok = sight.visible(self.los, [eye] * len(things), [p for _, p in things]) if things else []
             cache[key] = frozenset(t for (t, _), v in zip(things, ok, strict=True) if v)
         return set(cache[key])
 

@@ -170,7 +170,8 @@ class Harm:
             w, h = self.scenario.width, self.scenario.height
             if effect == "blind_panic" and (m.x <= 0.01 or m.y <= 0.01 or m.x >= w - 0.01 or m.y >= h - 0.01):
                 m.status = GONE
-                self.emit({"type": "fled", "man": m.id, "clause": "OBC-45", "text": f"{m.name} flees the table"})
+                self.emit({"type": "fled", "man": m.id, "clause": "OBC-45", "text": f"{m.name} flees the table"},
+                          self.shown_to(m, self.other_side(m.side)))
 
     def _edge_point(self, m: Man) -> tuple[float, float]:
         w, h = self.scenario.width, self.scenario.height
@@ -217,6 +218,10 @@ class Harm:
         if m.id in self.sees(self.other_side(m.side)):
             self.emit({**ev, "from": list(before) if m.id in watchers else None}, self.other_side(m.side))
         self.contacts(m, m.id not in watchers)
+
+    def vehicle_shown(self, v: Vehicle) -> str:
+        """Who reads what happens to a vehicle: everyone when the other side sees it, else its own side."""
+        return "all" if v.id in self.sees(self.other_side(v.side)) else v.side
 
     @staticmethod
     def other_side(side: str) -> str:
@@ -266,8 +271,9 @@ class Harm:
 
     def destroy(self, v: Vehicle, clause: str) -> None:
         """A vehicle destroyed: those aboard a soft one roll 1-3 dead, 4-6 escape beside it (OBC-31, OBC-33)."""
+        vis = self.vehicle_shown(v)
         v.status = DEAD
-        self.emit({"type": "destroyed", "vehicle": v.id, "clause": clause, "text": f"{v.name} is destroyed"})
+        self.emit({"type": "destroyed", "vehicle": v.id, "clause": clause, "text": f"{v.name} is destroyed"}, vis)
         aboard = list(v.aboard())
         v.crew, v.passengers = [], []
         for k, mid in enumerate(aboard):
@@ -280,7 +286,7 @@ class Harm:
             if not m.able:
                 continue
             dead, ev = firing.occupants(self.dice, self.t, m.id, m.name)
-            self.emit(ev)
+            self.emit(ev, vis)
             if dead:
                 self.hurt(m, "dead", None, f"aboard {v.name}")
 
