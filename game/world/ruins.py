@@ -31,8 +31,10 @@ a ray as the engine's ``exposure.stops`` does):
 
 A ray is blocked exactly when it meets a ``blocks`` node (``tests/world/test_ruins.py`` casts thousands
 against ``exposure.py``). To cut a house away, hide its ``wall:`` nodes (and never show ``sight:``).
-Colours are vertex colours over a white material. What this module leaves out: figures, markers, upper
-storeys (the town has none yet), anything that changes in play, and line of sight itself.
+Colours are vertex colours over a white material. The walls are built in ``ruin_walls``, the colours and
+the triangle builder are ``ruin_kit``'s; this module lays the ground, tiles, floors and rubble and writes
+the file. What it leaves out: figures (``models/tet_*.glb``), markers, upper storeys (the town has none
+yet), anything that changes in play, and line of sight itself.
 """
 
 from __future__ import annotations
@@ -44,8 +46,6 @@ import json
 import math
 import os
 import time
-import zlib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -57,53 +57,45 @@ from shapely.ops import unary_union
 from trimesh.visual.material import PBRMaterial
 
 from game.world.bake import TABLE_TO_GLTF, cache_dir, prism, prune_bakes, triangulate, write_atomic
+from game.world.ruin_kit import (
+    ASPHALT,
+    BASE,
+    BRICK,
+    CONCRETE,
+    CORK,
+    DIRT,
+    DUST,
+    FLOOR_LIFT,
+    MORTAR,
+    PLASTER,
+    SOOT,
+    TERRACOTTA,
+    TILE_A,
+    TILE_B,
+    TIMBER,
+    Builder,
+    Piece,
+    Rgb,
+    field,
+    lerp,
+    mix,
+    seed,
+    shade,
+    smooth,
+)
+from game.world.ruin_walls import THICK, wall_frame, wall_sight, wall_slab
+
+__all__ = ["BASE", "THICK", "Piece", "TownSpec", "bake_town_glb", "main_bake_town", "town_key", "town_nodes",
+           "town_path"]
 
 RUINS_VERSION = "1"
 """Bumped whenever the baked town changes; part of the cache key."""
-BASE = 0.118
-"""A tile's base (TET-3: 3 mm card or cork), inches."""
-THICK = 0.15
-"""A drawn wall's thickness, inches (the engine's wall is its plane)."""
 BOARD = 0.75
 """The table board below z = 0, inches."""
-FLOOR_LIFT = 0.012
-"""A floor's tiles above its base."""
 KERB = 0.05
 """A pavement's height above the road."""
 PAVEMENT = 0.7
 """How far a pavement reaches out from a tile."""
-RAGGED = 0.55
-"""The most a broken wall top rises above the wall's height."""
-CELL = 0.25
-"""A wall's cells (along it and up it), for its breaks and its stains."""
-
-Rgb = tuple[int, int, int]
-PLASTER: tuple[Rgb, ...] = ((206, 170, 98), (218, 204, 164), (212, 186, 118), (196, 168, 132), (188, 176, 140))
-LIMEWASH: Rgb = (222, 216, 198)
-BRICK: Rgb = (150, 82, 58)
-MORTAR: Rgb = (170, 156, 136)
-SOOT: Rgb = (46, 42, 38)
-DAMP: Rgb = (104, 100, 72)
-TILE_A: Rgb = (150, 90, 66)
-TILE_B: Rgb = (196, 184, 156)
-DUST: Rgb = (150, 142, 128)
-CORK: Rgb = (132, 106, 76)
-ASPHALT: Rgb = (66, 66, 64)
-DIRT: Rgb = (112, 94, 66)
-CONCRETE: Rgb = (152, 148, 138)
-TIMBER: Rgb = (52, 38, 28)
-TERRACOTTA: Rgb = (172, 94, 60)
-
-
-class WallSpec(Protocol):
-    """A wall as ``exposure.Wall``: ``id``, ``a``, ``b``, ``height``, ``openings`` (``kind``, ``start``,
-    ``end``, ``bottom``, ``top``)."""
-
-    id: str
-    a: tuple[float, float]
-    b: tuple[float, float]
-    height: float
-    openings: tuple[Any, ...]
 
 
 class TownSpec(Protocol):
@@ -115,244 +107,6 @@ class TownSpec(Protocol):
     town: Any
 
 
-@dataclass
-class Piece:
-    """One baked node: a mesh in the table frame with a colour per vertex, and its extras."""
-
-    name: str
-    mesh: trimesh.Trimesh
-    colors: np.ndarray
-    extras: dict[str, Any]
-
-
-def _seed(*parts: str) -> int:
-    return zlib.crc32("/".join(parts).encode("utf-8"))
-
-
-def _mix(a: Rgb, b: Rgb, t: float) -> Rgb:
-    t = min(1.0, max(0.0, t))
-    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-def _shade(c: Rgb, k: float) -> Rgb:
-    return tuple(int(min(255, max(0, round(v * k)))) for v in c)  # type: ignore[return-value]
-
-
-class _Builder:
-    """Flat-shaded triangles with a colour each (vertices are not shared)."""
-
-    def __init__(self) -> None:
-        self.v: list[np.ndarray] = []
-        self.c: list[np.ndarray] = []
-
-    def tris(self, verts: np.ndarray, rgb: Rgb | np.ndarray) -> None:
-        """Triangles (3 vertices each) of one colour, or of a colour each (one row per triangle)."""
-        verts = np.asarray(verts, float).reshape(-1, 3)
-        self.v.append(verts)
-        col = np.asarray(rgb, np.uint8)
-        self.c.append(np.repeat(col[None, :], len(verts), 0) if col.ndim == 1 else np.repeat(col, 3, 0))
-
-    def painted(self, verts: np.ndarray, paint) -> None:
-        """Triangles coloured at each vertex by ``paint(points) -> colours``: a colour that is a function of
-        the place blends smoothly across faces."""
-        verts = np.asarray(verts, float).reshape(-1, 3)
-        self.v.append(verts)
-        self.c.append(np.clip(np.round(paint(verts)), 0, 255).astype(np.uint8))
-
-    def quad(self, p0, p1, p2, p3, rgb: Rgb) -> None:
-        """A quad p0-p1-p2-p3, counter-clockwise seen from its front."""
-        self.tris(np.array([p0, p1, p2, p0, p2, p3]), rgb)
-
-    def mesh(self, mesh: trimesh.Trimesh, rgb: Rgb | np.ndarray) -> None:
-        """Every face of ``mesh``: one colour, or one per face."""
-        col = np.asarray(rgb, np.uint8)
-        self.tris(np.asarray(mesh.vertices)[np.asarray(mesh.faces)].reshape(-1, 3),
-                  col if col.ndim == 1 else col)
-
-    def piece(self, name: str, extras: dict[str, Any]) -> Piece | None:
-        if not self.v:
-            return None
-        v = np.vstack(self.v)
-        faces = np.arange(len(v)).reshape(-1, 3)
-        return Piece(name, trimesh.Trimesh(v, faces, process=False), np.vstack(self.c), extras)
-
-
-# --------------------------------------------------------------------------------------------------
-# Walls
-
-
-def _breaks(lo: float, hi: float, fixed: list[float], step: float) -> np.ndarray:
-    """Breakpoints from ``lo`` to ``hi``: the ``fixed`` ones within, and more so no gap passes ``step``."""
-    pts = sorted({round(v, 6) for v in [lo, hi, *fixed] if lo <= v <= hi})
-    out = [pts[0]]
-    for p in pts[1:]:
-        n = max(1, math.ceil((p - out[-1]) / step - 1e-9))
-        out.extend(out[-1] + (p - out[-1]) * k / n for k in range(1, n))
-        out.append(p)
-    return np.array(out)
-
-
-def _inside_opening(wall: WallSpec, u: float, z: float) -> bool:
-    return any(o.start <= u <= o.end and o.bottom <= z <= o.top for o in wall.openings)
-
-
-def _ragged(wall: WallSpec, us: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The broken top over each column of the wall, at or above its height: a walk of fallen brick with
-    a pier left standing here and there."""
-    n = len(us) - 1
-    walk = np.cumsum(rng.normal(0.0, 0.09, n))
-    walk = walk - walk.min()
-    tops = wall.height + np.clip(walk, 0.0, RAGGED * 0.6)
-    for _ in range(rng.integers(0, 3)):
-        k = int(rng.integers(0, n))
-        tops[k] = wall.height + RAGGED * rng.uniform(0.6, 1.0)
-    tops[rng.uniform(0, 1, n) < 0.25] = wall.height
-    return np.maximum(np.round(tops / 0.05) * 0.05, wall.height)
-
-
-def _wall_frame(wall: WallSpec):
-    a = np.array(wall.a, float)
-    d = np.array(wall.b, float) - a
-    length = float(np.linalg.norm(d))
-    d = d / length
-    n = np.array([-d[1], d[0]])
-
-    def at(u: float, w: float, z: float) -> np.ndarray:
-        p = a + d * u + n * w
-        return np.array([p[0], p[1], z])
-
-    return length, n, at
-
-
-def _lerp(a: np.ndarray, b, t: np.ndarray) -> np.ndarray:
-    t = np.clip(t, 0.0, 1.0)[:, None]
-    return a + (np.asarray(b, float) - a) * t
-
-
-def _smooth(t: np.ndarray) -> np.ndarray:
-    t = np.clip(t, 0.0, 1.0)
-    return t * t * (3 - 2 * t)
-
-
-def _plaster(wall: WallSpec, colour: Rgb, inner: Rgb | None):
-    """The paint of a wall's face, by place (u along it, z up it): plaster (limewash on the inside),
-    mottled, damp at its foot, sooted over its doors and windows, streaked under its sills, fallen away
-    to the brick in patches; brick wherever it rises above the wall's height."""
-    seed = _seed("plaster", wall.id, "in" if inner else "out")
-    mottle, grain, loss, line = (_field(seed + k, w) for k, w in ((1, 0.9), (2, 0.22), (3, 0.8), (4, 1.6)))
-    base = np.array(inner or colour, float)
-
-    def paint(u: np.ndarray, z: np.ndarray) -> np.ndarray:
-        c = base * (1 + 0.07 * mottle(u, z) + 0.035 * grain(u, z))[:, None]
-        damp = 0.32 + 0.1 * line(u, 0 * u)
-        c = _lerp(c, DAMP, 0.55 * _smooth((damp - z) / 0.22))
-        for o in wall.openings:
-            near = _smooth(1 - np.maximum(o.start - u, u - o.end) / 0.3)
-            c = _lerp(c, SOOT, 0.65 * near * _smooth(1 - (z - o.top) / 0.7) * (z >= o.top - 1e-6))
-            if o.bottom > 0:
-                c = _lerp(c, DAMP, 0.35 * near * _smooth(1 - (o.bottom - z) / 0.9) * (z <= o.bottom + 1e-6))
-        fallen = _smooth((loss(u, z) - 0.42) / 0.08) if inner is None else _smooth((loss(u, z) - 0.55) / 0.08)
-        brick = _lerp(np.repeat(np.array([BRICK], float), len(u), 0), MORTAR, 0.25 + 0.2 * grain(u, z))
-        c = c * (1 - fallen[:, None]) + brick * fallen[:, None]
-        high = (z > wall.height + 1e-6)[:, None]
-        return np.where(high, brick, c)
-
-    return paint
-
-
-def _wall_slab(wall: WallSpec, building: Any, colour: Rgb) -> Piece | None:
-    """The drawn wall: cells of ``CELL`` along and up it, solid outside its openings and under its
-    broken top, painted by ``_plaster`` (a colour per vertex, by place) with shell pocks on both faces."""
-    length, n, at = _wall_frame(wall)
-    rng = np.random.default_rng(_seed("wall", wall.id))
-    half = THICK / 2
-    opens = [v for o in wall.openings for v in (o.start, o.end)]
-    us = np.concatenate([[-half], _breaks(0.0, length, opens, CELL), [length + half]])
-    above = [wall.height + 0.05 * k for k in range(1, int(RAGGED / 0.05) + 1)]
-    zs = _breaks(0.0, wall.height, [BASE, *[v for o in wall.openings for v in (o.bottom, o.top)]], CELL)
-    zs = np.concatenate([zs, above])
-    tops = _ragged(wall, us, rng)
-    nu, nz = len(us) - 1, len(zs) - 1
-    solid = np.zeros((nu, nz), bool)
-    for i in range(nu):
-        um = (us[i] + us[i + 1]) / 2
-        for j in range(nz):
-            zm = (zs[j] + zs[j + 1]) / 2
-            solid[i, j] = zm < tops[i] and not (0 <= um <= length and _inside_opening(wall, um, zm))
-    mid = np.array(at(length / 2, 0.0, 0.0))[:2]
-    inside = 1.0 if building.floor.buffer(-1e-3).contains(shapely.Point(*(mid + n * 0.3))) else -1.0
-    faces = {1.0: _plaster(wall, colour, LIMEWASH if inside > 0 else None),
-             -1.0: _plaster(wall, colour, LIMEWASH if inside < 0 else None)}
-    a, d = np.array(wall.a, float), (np.array(wall.b, float) - np.array(wall.a, float)) / length
-
-    def local(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return (pts[:, :2] - a) @ d, pts[:, 2]
-
-    def face(side: float):
-        return lambda pts: faces[side](*local(pts))
-
-    b = _Builder()
-    fronts: dict[float, list] = {1.0: [], -1.0: []}
-    for i in range(nu):
-        for j in range(nz):
-            if not solid[i, j]:
-                continue
-            u0, u1, z0, z1 = us[i], us[i + 1], zs[j], zs[j + 1]
-            fronts[1.0].append([at(u0, half, z0), at(u0, half, z1), at(u1, half, z1),
-                                at(u0, half, z0), at(u1, half, z1), at(u1, half, z0)])
-            fronts[-1.0].append([at(u0, -half, z0), at(u1, -half, z0), at(u1, -half, z1),
-                                 at(u0, -half, z0), at(u1, -half, z1), at(u0, -half, z1)])
-            brick = _mix(BRICK, MORTAR, rng.uniform(0, 0.4))
-            if i == 0 or not solid[i - 1, j]:
-                b.quad(at(u0, -half, z0), at(u0, -half, z1), at(u0, half, z1), at(u0, half, z0), brick)
-            if i == nu - 1 or not solid[i + 1, j]:
-                b.quad(at(u1, -half, z0), at(u1, half, z0), at(u1, half, z1), at(u1, -half, z1), brick)
-            if j == nz - 1 or not solid[i, j + 1]:
-                b.quad(at(u0, -half, z1), at(u0, half, z1), at(u1, half, z1), at(u1, -half, z1), brick)
-            if j > 0 and not solid[i, j - 1]:
-                b.quad(at(u0, -half, z0), at(u1, -half, z0), at(u1, half, z0), at(u0, half, z0), _shade(colour, 0.8))
-    for side, quads in fronts.items():
-        if quads:
-            b.painted(np.array(quads), face(side))
-        _pocks(b, wall, rng, at, side * (half + 0.004), int(rng.integers(8, 18)))
-    return b.piece(f"wall:{wall.id}", {"tet": "wall", "wall": wall.id, "building": building.id, "blocks": False,
-                                       "sight": f"sight:{wall.id}"})
-
-
-def _pocks(b: _Builder, wall: WallSpec, rng: np.random.Generator, at, w: float, count: int) -> None:
-    """Bullet and shell-splinter pocks on a face: small dark craters with a ring of fresh plaster."""
-    length = math.dist(wall.a, wall.b)
-    k = np.linspace(0, math.tau, 9)[:-1]
-    for _ in range(count):
-        u, z = rng.uniform(0.1, length - 0.1), rng.uniform(BASE + 0.1, wall.height - 0.08)
-        r = rng.uniform(0.02, 0.06) * (2.2 if rng.uniform() < 0.12 else 1.0)
-        if any(o.start - r <= u <= o.end + r and o.bottom - r <= z <= o.top + r for o in wall.openings):
-            continue
-        ring = [at(u + r * math.cos(t), w, z + r * math.sin(t)) for t in k]
-        centre = at(u, w, z)
-        tri = []
-        for m in range(8):
-            p, q = ring[m], ring[(m + 1) % 8]
-            tri.extend([centre, q, p] if w > 0 else [centre, p, q])
-        cols = np.tile(np.array([[78, 48, 38], [196, 180, 150], [196, 180, 150]], float), (8, 1))
-        b.v.append(np.array(tri, float))
-        b.c.append(cols.astype(np.uint8))
-
-
-def _wall_sight(wall: WallSpec, building: Any) -> Piece | None:
-    """The wall as ``exposure.stops`` reads it: its plane from z = 0 to its height, less its openings."""
-    length, _, at = _wall_frame(wall)
-    opens = [v for o in wall.openings for v in (o.start, o.end)]
-    us = _breaks(0.0, length, opens, length)
-    zs = _breaks(0.0, wall.height, [v for o in wall.openings for v in (o.bottom, o.top)], wall.height)
-    b = _Builder()
-    for i in range(len(us) - 1):
-        for j in range(len(zs) - 1):
-            u0, u1, z0, z1 = us[i], us[i + 1], zs[j], zs[j + 1]
-            if _inside_opening(wall, (u0 + u1) / 2, (z0 + z1) / 2):
-                continue
-            b.quad(at(u0, 0, z0), at(u1, 0, z0), at(u1, 0, z1), at(u0, 0, z1), (255, 0, 255))
-    return b.piece(f"sight:{wall.id}", {"tet": "sight", "wall": wall.id, "building": building.id, "blocks": True})
 
 
 # --------------------------------------------------------------------------------------------------
@@ -365,18 +119,6 @@ def _flat(poly, z: float, spacing: float | None) -> tuple[np.ndarray, np.ndarray
     return np.column_stack([pts, np.full(len(pts), z)]), tris, pts
 
 
-def _field(seed: int, wavelength: float, n: int = 4):
-    """A smooth pattern over the table (a sum of ``n`` waves, in -1..1), the same for the same seed."""
-    rng = np.random.default_rng(seed)
-    waves = [(*rng.uniform(0, math.tau, 2), math.tau / (wavelength * rng.uniform(0.6, 1.4))) for _ in range(n)]
-
-    def at(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        x, y = np.asarray(x, float), np.asarray(y, float)
-        return sum(np.sin((x * math.cos(a) + y * math.sin(a)) * k + ph) for a, ph, k in waves) / n
-
-    return at
-
-
 def _road(spec: TownSpec, tiles_shape) -> Piece:
     """The board between the tiles: asphalt worn to dirt, wet patches, grit, scorched shell holes; the
     board's edge below."""
@@ -384,22 +126,22 @@ def _road(spec: TownSpec, tiles_shape) -> Piece:
     road = road.difference(tiles_shape) if tiles_shape is not None else road
     pts, tris = triangulate(road, 0.45)
     solid = prism(pts, tris, np.zeros(len(pts)), np.full(len(pts), -BOARD))
-    worn, grit, wet = _field(_seed("road", "worn"), 3.0), _field(_seed("road", "grit"), 0.5), _field(_seed("road", "wet"), 4.0)
-    rng = np.random.default_rng(_seed("road", "holes"))
+    worn, grit, wet = field(seed("road", "worn"), 3.0), field(seed("road", "grit"), 0.5), field(seed("road", "wet"), 4.0)
+    rng = np.random.default_rng(seed("road", "holes"))
     holes = [(rng.uniform(0, spec.width), rng.uniform(0, spec.height), rng.uniform(0.35, 0.7)) for _ in range(6)]
 
     def paint(p: np.ndarray) -> np.ndarray:
         x, y, z = p[:, 0], p[:, 1], p[:, 2]
-        c = _lerp(np.repeat(np.array([ASPHALT], float), len(p), 0), DIRT, 0.5 + 0.55 * worn(x, y))
+        c = lerp(np.repeat(np.array([ASPHALT], float), len(p), 0), DIRT, 0.5 + 0.55 * worn(x, y))
         c = c * (1 + 0.08 * grit(x, y))[:, None]
-        c = c * (1 - 0.2 * _smooth((wet(x, y) - 0.45) / 0.1))[:, None]
+        c = c * (1 - 0.2 * smooth((wet(x, y) - 0.45) / 0.1))[:, None]
         for hx, hy, r in holes:
             d = np.hypot(x - hx, y - hy) / r
-            c = _lerp(c, SOOT, 0.75 * _smooth(1.3 - d))
-            c = _lerp(c, DIRT, 0.5 * _smooth(1 - abs(d - 1.3) / 0.3))
+            c = lerp(c, SOOT, 0.75 * smooth(1.3 - d))
+            c = lerp(c, DIRT, 0.5 * smooth(1 - abs(d - 1.3) / 0.3))
         return np.where((z < -1e-6)[:, None], np.array([70, 52, 36], float), c)
 
-    b = _Builder()
+    b = Builder()
     b.painted(solid.vertices[solid.faces], paint)
     return b.piece("road:town", {"tet": "road", "blocks": False})  # type: ignore[return-value]
 
@@ -410,7 +152,7 @@ def _pavement(spec: TownSpec, tiles_shape) -> Piece | None:
         return None
     ring = tiles_shape.buffer(PAVEMENT, join_style="mitre").difference(tiles_shape)
     ring = ring.intersection(box(0, 0, spec.width, spec.height))
-    b = _Builder()
+    b = Builder()
     for poly in getattr(ring, "geoms", [ring]):
         if poly.is_empty or poly.area < 1e-6:
             continue
@@ -418,8 +160,8 @@ def _pavement(spec: TownSpec, tiles_shape) -> Piece | None:
         solid = prism(pts, tris, np.full(len(pts), KERB), np.zeros(len(pts)))
         mid = solid.vertices[solid.faces].mean(1)
         flag = (np.floor(mid[:, 0] / 0.5) + 3 * np.floor(mid[:, 1] / 0.5)).astype(int)
-        shades = np.random.default_rng(_seed("flags")).uniform(0.88, 1.08, 4096)
-        cols = [_shade(CONCRETE, shades[f % 4096] * (0.8 if m[2] < KERB - 1e-6 else 1.0)) for f, m in zip(flag, mid, strict=True)]
+        shades = np.random.default_rng(seed("flags")).uniform(0.88, 1.08, 4096)
+        cols = [shade(CONCRETE, shades[f % 4096] * (0.8 if m[2] < KERB - 1e-6 else 1.0)) for f, m in zip(flag, mid, strict=True)]
         b.mesh(solid, np.array(cols, np.uint8))
     return b.piece("pavement:town", {"tet": "pavement", "blocks": False})
 
@@ -428,16 +170,16 @@ def _tile(tile: Any) -> Piece:
     """A tile's base: a courtyard of beaten earth, cork and weeds on top, card at its edges."""
     pts, tris = triangulate(tile.area, 0.5)
     solid = prism(pts, tris, np.full(len(pts), BASE), np.zeros(len(pts)))
-    earth, weeds, grit = (_field(_seed("tile", tile.id, k), w) for k, w in (("e", 1.5), ("w", 0.7), ("g", 0.3)))
+    earth, weeds, grit = (field(seed("tile", tile.id, k), w) for k, w in (("e", 1.5), ("w", 0.7), ("g", 0.3)))
 
     def paint(p: np.ndarray) -> np.ndarray:
         x, y, z = p[:, 0], p[:, 1], p[:, 2]
-        c = _lerp(np.repeat(np.array([CORK], float), len(p), 0), DIRT, 0.5 + 0.5 * earth(x, y))
-        c = _lerp(c, (88, 96, 52), 0.6 * _smooth((weeds(x, y) - 0.35) / 0.2))
+        c = lerp(np.repeat(np.array([CORK], float), len(p), 0), DIRT, 0.5 + 0.5 * earth(x, y))
+        c = lerp(c, (88, 96, 52), 0.6 * smooth((weeds(x, y) - 0.35) / 0.2))
         c = c * (1 + 0.07 * grit(x, y))[:, None]
         return np.where((z < BASE - 1e-6)[:, None], np.array([176, 164, 138], float), c)
 
-    b = _Builder()
+    b = Builder()
     b.painted(solid.vertices[solid.faces], paint)
     extras = {"tet": "tile", "tile": tile.id, "blocks": False}
     if tile.building is not None:
@@ -448,13 +190,13 @@ def _tile(tile: Any) -> Piece:
 def _floor(tile: Any) -> Piece | None:
     """A building's floor: cement tiles in a chequer with a border, dusty, a few lifted or scorched."""
     bld = tile.building
-    rng = np.random.default_rng(_seed("floor", bld.id))
+    rng = np.random.default_rng(seed("floor", bld.id))
     minx, miny, maxx, maxy = bld.floor.bounds
     size = 0.25
     z = BASE + FLOOR_LIFT
-    dust = _field(_seed("dust", bld.id), 2.0)
+    dust = field(seed("dust", bld.id), 2.0)
     ni, nj = int(math.ceil((maxx - minx) / size)), int(math.ceil((maxy - miny) / size))
-    b = _Builder()
+    b = Builder()
     for i in range(ni):
         for j in range(nj):
             cell = box(minx + i * size, miny + j * size, min(maxx, minx + (i + 1) * size), min(maxy, miny + (j + 1) * size))
@@ -462,7 +204,7 @@ def _floor(tile: Any) -> Piece | None:
             if piece.is_empty or piece.area < 1e-6:
                 continue
             border = min(i, j, ni - 1 - i, nj - 1 - j) == 1
-            c = np.array(_shade((92, 84, 72) if border else TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.92, 1.05)), float)
+            c = np.array(shade((92, 84, 72) if border else TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.92, 1.05)), float)
             if rng.uniform() < 0.04:
                 c = np.array(SOOT, float) * 1.6  # a tile lifted, or scorched
             for poly in getattr(piece, "geoms", [piece]):
@@ -471,7 +213,7 @@ def _floor(tile: Any) -> Piece | None:
                 verts, tris, _ = _flat(poly, z, None)
 
                 def paint(p: np.ndarray, c=c) -> np.ndarray:
-                    return _lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.4 + 0.3 * dust(p[:, 0], p[:, 1]))
+                    return lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.4 + 0.3 * dust(p[:, 0], p[:, 1]))
 
                 b.painted(verts[tris].reshape(-1, 3), paint)
     return b.piece(f"floor:{bld.id}", {"tet": "floor", "building": bld.id, "tile": tile.id, "level": 0, "blocks": False})
@@ -502,13 +244,13 @@ def _rubble(tile: Any, colour: Rgb) -> Piece | None:
     """Heaps of fallen brick and plaster against the walls, clear of the doors and windows, and low
     (under 0.35"): the engine counts no rubble in sight (TET-3 rubble is ground for movement)."""
     bld = tile.building
-    rng = np.random.default_rng(_seed("rubble", bld.id))
+    rng = np.random.default_rng(seed("rubble", bld.id))
     inner = bld.floor.buffer(-0.35)
     if inner.is_empty:
         return None
-    b = _Builder()
+    b = Builder()
     for wall in bld.walls:
-        length, n, at = _wall_frame(wall)
+        length, n, at = wall_frame(wall)
         mid = np.array(at(length / 2, 0, 0))[:2]
         side = 1.0 if bld.floor.contains(shapely.Point(*(mid + n * 0.3))) else -1.0
         for _ in range(int(rng.integers(1, 3))):
@@ -519,15 +261,15 @@ def _rubble(tile: Any, colour: Rgb) -> Piece | None:
             for _ in range(int(rng.integers(3, 6))):
                 off = np.append(rng.normal(0, 0.18, 2), 0.0)
                 b.mesh(_lump(rng, c + off, rng.uniform(0.15, 0.32), rng.uniform(0.08, 0.2)),
-                       _mix(_mix(colour, BRICK, rng.uniform(0.1, 0.6)), DUST, rng.uniform(0.3, 0.7)))
+                       mix(mix(colour, BRICK, rng.uniform(0.1, 0.6)), DUST, rng.uniform(0.3, 0.7)))
             for _ in range(int(rng.integers(6, 12))):
                 p = c + np.append(rng.normal(0, 0.3, 2), rng.uniform(0.05, 0.15))
-                b.mesh(_chunk(rng, p, rng.uniform(0.06, 0.14)), _mix(BRICK, colour, rng.uniform(0, 0.6)))
+                b.mesh(_chunk(rng, p, rng.uniform(0.06, 0.14)), mix(BRICK, colour, rng.uniform(0, 0.6)))
     _fallen_walls(b, bld, colour, rng)
     return b.piece(f"rubble:{bld.id}", {"tet": "rubble", "building": bld.id, "blocks": False})
 
 
-def _fallen_walls(b: _Builder, bld: Any, colour: Rgb, rng: np.random.Generator) -> None:
+def _fallen_walls(b: Builder, bld: Any, colour: Rgb, rng: np.random.Generator) -> None:
     """Where a floor's edge has no wall, the wall that fell: a low, broken line of brick and plaster
     (under 0.2", with gaps a man steps through) along it."""
     standing = unary_union([shapely.LineString([w.a, w.b]) for w in bld.walls]).buffer(0.3) if bld.walls else None
@@ -544,29 +286,29 @@ def _fallen_walls(b: _Builder, bld: Any, colour: Rgb, rng: np.random.Generator) 
                 x, y = line.interpolate(t).coords[0]
                 c = np.array([x, y, BASE]) + np.append(rng.normal(0, 0.08, 2), 0.0)
                 b.mesh(_lump(rng, c, rng.uniform(0.1, 0.22), rng.uniform(0.05, 0.16)),
-                       _mix(_mix(colour, BRICK, rng.uniform(0.1, 0.7)), DUST, rng.uniform(0.3, 0.65)))
+                       mix(mix(colour, BRICK, rng.uniform(0.1, 0.7)), DUST, rng.uniform(0.3, 0.65)))
                 if rng.uniform() < 0.5:
                     b.mesh(_chunk(rng, c + np.append(rng.normal(0, 0.15, 2), 0.08), rng.uniform(0.06, 0.12)),
-                           _mix(BRICK, MORTAR, rng.uniform(0, 0.4)))
+                           mix(BRICK, MORTAR, rng.uniform(0, 0.4)))
 
 
-def _scatter(name: str, shape, n: int, z: float, seed: int, colours: tuple[Rgb, ...], extras: dict) -> Piece | None:
+def _scatter(name: str, shape, n: int, z: float, key: int, colours: tuple[Rgb, ...], extras: dict) -> Piece | None:
     """Chips, tiles and scorched beams scattered over a plan shape."""
     if shape is None or shape.is_empty:
         return None
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(key)
     minx, miny, maxx, maxy = shape.bounds
     xs, ys = rng.uniform(minx, maxx, n * 3), rng.uniform(miny, maxy, n * 3)
     keep = shapely.contains_xy(shape, xs, ys)
-    b = _Builder()
+    b = Builder()
     for x, y in list(zip(xs[keep], ys[keep], strict=True))[:n]:
         if rng.uniform() < 0.08:
             beam = trimesh.creation.box(extents=[rng.uniform(0.8, 1.6), 0.08, 0.06])
             beam.apply_transform(trimesh.transformations.rotation_matrix(rng.uniform(0, math.tau), [0, 0, 1]))
             beam.apply_translation([x, y, z + 0.03])
-            b.mesh(beam, _shade(TIMBER, rng.uniform(0.8, 1.2)))
+            b.mesh(beam, shade(TIMBER, rng.uniform(0.8, 1.2)))
         else:
-            b.mesh(_chunk(rng, (x, y, z), rng.uniform(0.04, 0.1)), _shade(colours[int(rng.integers(len(colours)))],
+            b.mesh(_chunk(rng, (x, y, z), rng.uniform(0.04, 0.1)), shade(colours[int(rng.integers(len(colours)))],
                                                                           rng.uniform(0.85, 1.1)))
     return b.piece(name, extras)
 
@@ -576,7 +318,7 @@ def _scatter(name: str, shape, n: int, z: float, seed: int, colours: tuple[Rgb, 
 
 
 def _colour(building_id: str) -> Rgb:
-    return PLASTER[_seed("plaster", building_id) % len(PLASTER)]
+    return PLASTER[seed("plaster", building_id) % len(PLASTER)]
 
 
 def town_nodes(spec: TownSpec) -> list[Piece]:
@@ -593,15 +335,15 @@ def town_nodes(spec: TownSpec) -> list[Piece]:
         colour = _colour(bld.id)
         pieces.append(_floor(tile))
         for wall in bld.walls:
-            pieces.append(_wall_slab(wall, bld, colour))
-            pieces.append(_wall_sight(wall, bld))
+            pieces.append(wall_slab(wall, bld, colour))
+            pieces.append(wall_sight(wall, bld))
         pieces.append(_rubble(tile, colour))
         pieces.append(_scatter(f"debris:{bld.id}", bld.floor.buffer(-0.25), 45, BASE + FLOOR_LIFT,
-                               _seed("debris", bld.id), (BRICK, colour, TERRACOTTA, DUST),
+                               seed("debris", bld.id), (BRICK, colour, TERRACOTTA, DUST),
                                {"tet": "debris", "building": bld.id, "blocks": False}))
     if tiles_shape is not None:
         street = box(0, 0, spec.width, spec.height).difference(tiles_shape.buffer(PAVEMENT + 0.1))
-        pieces.append(_scatter("debris:town", street, 140, 0.0, _seed("debris", "town"),
+        pieces.append(_scatter("debris:town", street, 140, 0.0, seed("debris", "town"),
                                (BRICK, TERRACOTTA, DUST, CONCRETE), {"tet": "debris", "blocks": False}))
     return [p for p in pieces if p is not None]
 
@@ -657,7 +399,9 @@ def bake_town_glb(spec: TownSpec) -> bytes:
 
 @functools.cache
 def _code_hash() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """The hash of the bake's code (this module, its walls and its kit), read once: part of the cache key."""
+    here = Path(__file__).parent
+    return hashlib.sha256(b"".join((here / f).read_bytes() for f in ("ruins.py", "ruin_walls.py", "ruin_kit.py"))).hexdigest()
 
 
 def _describe(spec: TownSpec) -> dict:
