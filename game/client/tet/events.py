@@ -1,9 +1,10 @@
 """Tet '68's events on the table: the presenter's handlers for the ruleset's event types (presenter.py).
 
 A move walks the figure from where it was to where it went (an enemy that came from out of sight fades in
-where it is seen); a shot (the d100 ``roll`` "to hit", or a ``shot``/cone/blast event the engine may add)
-is a muzzle flash at the firer's eye and tracers to the place on the target, or past him on a miss, the
+where it is seen); a shot (the d100 ``roll`` "to hit") is a muzzle flash at the firer's eye and tracers to the place on the target, or past him on a miss, the
 same dashes and bolts as the Dinky Dau table (effects.rounds: Allied long dashes, insurgent short pairs);
+a ``cone`` of automatic fire flashes its triangle on the ground under a sweep of tracers; a ``burst`` (a
+grenade, an M79 round) is lobbed to where it lands and blasts a ring as wide as its radius;
 the cover roll shows "saved by cover" or a red flash on the man; a wound staggers him, a death drops him;
 a duckback sinks him behind his cover with a DUCKED tab; a declared shot, a pass or no shot is a word
 over the figure; turn, phase and clearing are banners (the cleared houses are ringed by the view).
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 import math
 
+import panda3d.core as p3d
 from direct.interval.IntervalGlobal import Func, LerpFunctionInterval, Parallel, Sequence, Wait
 
 from game.client import fx
-from game.client.effects import FLASH, HIT, banner, fade, ring, rounds
-from game.client.pieces import text_node
+from game.client.effects import FLASH, HIT, banner, fade, grenade, ring, rounds
 from game.client.presenter import Beat, Handler, Stage
 from game.client.tet.figures import HEIGHT
 
@@ -132,29 +133,50 @@ def on_roll(stage: Stage, ev: dict) -> Beat | None:
     return None  # Initiative, Weapon Skill, the d3 of a wound: the dice tray and the log show them
 
 
-@handles("shot", "cone", "snap_shot")
-def on_shot_event(stage: Stage, ev: dict) -> Beat | None:
-    return _shot(stage, ev.get("firer") or ev.get("figure"), ev.get("target"), ev.get("hit"),
-                 bool(ev.get("auto")) or ev.get("type") == "cone", ev.get("at") or ev.get("point"))
+@handles("cone")
+def on_cone(stage: Stage, ev: dict) -> Beat | None:
+    """TET-13: automatic fire as a cone from the firer to the aim point, as wide there as the event says;
+    the cone flashes on the ground and a stream of tracers sweeps across it (each target's roll follows)."""
+    apex, corners, aim = ev.get("apex"), ev.get("corners") or [], ev.get("aim")
+    eye = stage.pieces.eye(str(ev.get("firer") or ""))
+    if not apex or len(corners) != 2 or not aim or eye is None:
+        return None
+    from game.client.effects import _polygon_fill
+
+    z = stage.height_at(apex[0], apex[1]) + 0.15
+    fan = _polygon_fill("cone", [tuple(apex[:2]), tuple(corners[0][:2]), tuple(corners[1][:2])], z,
+                        (1.0, 0.55, 0.15, 0.28))
+    side = _fig(stage, ev.get("firer")).get("side", "allied")
+    kind = "mg" if _fig(stage, ev.get("firer")).get("weapon") in ("m60", "rpd") else "rifle"
+    parts = [fade(fan, stage.root, 1.4, 0.6)]
+    for k in range(5):  # across the cone, corner to corner
+        t = k / 4
+        x = corners[0][0] + (corners[1][0] - corners[0][0]) * t
+        y = corners[0][1] + (corners[1][1] - corners[0][1]) * t
+        parts += rounds(stage, (eye[0], eye[1], eye[2] - 0.45), stage.ground(x, y, 0.6), side, kind, 0.12 * k, 1)
+    stage.focus(0.0, 6, "fire", point=stage.ground(*aim[:2]), hold=2.0, distance=26.0, subjects=(eye,))
+    return Beat(Parallel(*parts), 0.7)
 
 
-@handles("blast", "grenade", "m79", "explosion")
-def on_blast(stage: Stage, ev: dict) -> Beat | None:
-    """A grenade or an M79 round: a flash and a ring as wide as the event's radius where it lands."""
-    at = ev.get("at") or ev.get("point") or ev.get("to")
+@handles("burst")
+def on_burst(stage: Stage, ev: dict) -> Beat | None:
+    """TET-14: a grenade thrown or an M79 round lobbed from the firer to where it lands, and its blast as
+    wide as the event's radius."""
+    at = ev.get("at")
     if not at:
         return None
     x, y = float(at[0]), float(at[1])
     r = float(ev.get("radius") or 1.0)
+    start = stage.pieces.position(str(ev.get("firer") or ""))
+    if start is not None:
+        start = p3d.LPoint3(start.x, start.y, start.z + HEIGHT * 0.6)
+    lob = grenade(stage, start, (x, y), 0.0) if start is not None else None
+    land = 0.75 if lob is not None else 0.0
     p = stage.ground(x, y, 0.3)
-    parts = [fx.flash(stage.root, p, 1.6 * r, FLASH, life=0.35), ring(stage, x, y, r, (1.0, 0.55, 0.15, 1), 1.4, 0.2)]
-    stage.focus(0.0, 7, "blast", point=p, hold=2.0, distance=24.0)
-    return Beat(Parallel(*parts), 0.5)
-
-
-@handles("melee", "hand_to_hand", "close_combat")
-def on_melee(stage: Stage, ev: dict) -> Beat | None:
-    return Beat(_say(stage, ev.get("figure") or ev.get("attacker"), "HAND TO HAND", (1.0, 0.45, 0.35, 1), 1.6), 0.6)
+    blast = Parallel(fx.flash(stage.root, p, 1.2 + r, FLASH, life=0.35),
+                     ring(stage, x, y, r, (1.0, 0.55, 0.15, 1), 1.6, 0.15, fill=0.18))
+    stage.focus(0.0, 7, "blast", point=p, hold=2.5, distance=24.0)
+    return Beat(Parallel(*([lob] if lob is not None else []), Sequence(Wait(land), blast)), land + 0.5)
 
 
 @handles("declare")
@@ -205,12 +227,6 @@ def on_wound(stage: Stage, ev: dict) -> Beat | None:
     return Beat(Parallel(*parts), 0.7 if dead else 0.4)
 
 
-@handles("death", "killed")
-def on_death(stage: Stage, ev: dict) -> Beat | None:
-    fall = _fall(stage, str(ev.get("figure")))
-    return Beat(fall, 0.6) if fall is not None else None
-
-
 @handles("duckback")
 def on_duckback(stage: Stage, ev: dict) -> Beat | None:
     fid = str(ev.get("figure"))
@@ -244,8 +260,3 @@ def on_clearing(stage: Stage, ev: dict) -> Beat:
     total = n + len(ev.get("held") or [])
     return _banner(stage, f"{n} OF {total} HOUSES CLEARED" if total else "END OF TURN", (0.34, 0.71, 0.91, 1))
 
-
-def fade_text(stage: Stage, text: str, pos, color, life: float = 1.5):
-    node = text_node(text, 0.4, color)
-    node.set_pos(*pos)
-    return fade(node, stage.root, life, 0.5)

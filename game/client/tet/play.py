@@ -18,7 +18,7 @@ from game.client.hud import SIDE_INK
 
 META = ("params", "targets", "label", "clause", "reach", "preview", "cost")
 """Keys of an offer that describe it rather than the action sent back."""
-ORDER = {"choice": 0, "point": 1, "flag": 3}
+ORDER = {"point": 1, "choice": 2, "flag": 3}
 GHOST_OK, GHOST_BAD = (0.45, 0.9, 0.5, 1.0), (1.0, 0.35, 0.3, 1.0)
 
 
@@ -92,7 +92,14 @@ class TetPlay:
     def choose(self, offer: dict) -> None:
         self.cancel()
         params = list((offer.get("params") or {}).items())
-        params.sort(key=lambda kv: ORDER.get(kv[1].get("kind"), 2) + (0 if kv[0] == "target" else 0.5))
+        figures = self.pieces.figures
+
+        def order(kv):  # whom first (a choice among figures), then where, then how (a pose, a flag)
+            kind, choices = kv[1].get("kind"), kv[1].get("choices") or []
+            whom = kind == "choice" and any(str(c) in figures for c in choices)
+            return 0 if whom else ORDER.get(kind, 2)
+
+        params.sort(key=order)
         self.pending = {"offer": offer, "values": {}, "todo": params}
         if offer.get("figure"):
             self.pieces.select(offer["figure"])

@@ -1,0 +1,177 @@
+"""Tet '68 on the 3D table: hue_street played through the real engine process by the paths a click takes,
+the figures where the view puts them, the exposure the engine measures shown when a player aims, and every
+event type of the ruleset known to the presenter (TET-7, TET-9, TET-15, TET-16, G-41)."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import panda3d.core as p3d
+import pytest
+
+from game.client import presenter as pr
+
+from .test_session import real_engine_or_skip
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def click_world(app, x, y, z):
+    px = app.project((x, y, z))
+    assert px is not None, "the point is off the screen"
+    w, h = app.base.win.get_x_size(), app.base.win.get_y_size()
+    app.click_at(app.ray_at(p3d.LPoint2(px[0] / w * 2 - 1, 1 - px[1] / h * 2)))
+
+
+def click_figure(app, fid):
+    p = app.scene.pieces.position(fid)
+    click_world(app, p.x, p.y, p.z + 0.9)
+
+
+def open_hue(make_app):
+    real_engine_or_skip()
+    app = make_app(size=(960, 540))
+    app.open_game_sync("hue_street", seed=3)
+    app.presenter.set_speed(pr.INSTANT)
+    app.frame_camera("overview")
+    app.settle()
+    return app
+
+
+def offer(app, kind, fid=None):
+    return next((a for a in app.actions if a["type"] == kind and (fid is None or a.get("figure") == fid)), None)
+
+
+def figures_where_the_view_says(app):
+    for f in app.view["figures"]:
+        p = app.scene.pieces.position(f["id"])
+        assert p is not None, f["id"]
+        assert math.hypot(p.x - f["x"], p.y - f["y"]) < 1e-3, (f["id"], p, f["x"], f["y"])
+
+
+def hold_until_fire(app, limit=40):
+    """TET-7: every Allied figure holds through the move phase (the enemy's moves are the engine's) until
+    a shot is offered: snap fire at an enemy moving in sight (C-32), or the fire phase."""
+    for _ in range(limit):
+        if offer(app, "snap_fire") or (app.view.get("phase") == "fire" and offer(app, "fire")):
+            return True
+        hold = offer(app, "hold") or offer(app, "pass")  # a snap with nothing to fire: let it go
+        if hold is None or app.view.get("to_act") != "allied":
+            app.settle(seconds=0.2)
+            continue
+        app.choose_action(hold)
+        app.confirm()  # Enter: keep the pose
+        app.settle(seconds=0.1)
+    return False
+
+
+def test_a_move_by_click_goes_through_the_engine_and_the_figure_stands_where_the_view_says(make_app):
+    # TET-7: the lowest Initiative moves first; TET-9: the engine's preview prices the move before Confirm
+    app = open_hue(make_app)
+    assert app.kit.ruleset == "tet68"
+    figures_where_the_view_says(app)
+    assert app.view["to_act"] == "allied" and app.view["acting"]
+    fid = app.view["acting"][0]
+    name = next(f["name"] for f in app.view["figures"] if f["id"] == fid)
+    assert f"Initiative {app.view['step']}" in app.hud.status.getText() and name in app.hud.status.getText()
+    click_figure(app, fid)
+    assert app.scene.pieces.selected == fid
+    move = offer(app, "move", fid)
+    assert move is not None
+    x0, y0 = next((f["x"], f["y"]) for f in app.view["figures"] if f["id"] == fid)
+    app.choose_action(move)
+    click_world(app, x0 + 3.0, y0, 0.0)  # the point
+    app.confirm()  # the pose: keep it
+    app.settle()
+    body = app.hud.panel_body.getText()
+    assert "of his move" in body and "[TET-9" in body, body  # the engine's preview, with its clause
+    app.confirm()
+    app.settle(seconds=0.5)
+    moved = next(f for f in app.view["figures"] if f["id"] == fid)
+    assert math.hypot(moved["x"] - (x0 + 3.0), moved["y"] - y0) < 0.3, moved
+    figures_where_the_view_says(app)
+    assert any("moves" in line for line in app.log_history)
+
+
+def test_aiming_shows_the_engines_exposure_on_the_target(make_app):
+    # TET-16: the places the firer's eye reaches, from the engine's ray casts; the cover roll's number
+    app = open_hue(make_app)
+    assert hold_until_fire(app), app.hud.prompt.getText()
+    fire = offer(app, "snap_fire") or offer(app, "fire")
+    target = fire["targets"][0]["id"]
+    snap = app.view.get("snap")
+    assert snap is None or snap["mover"] == target
+    assert (f"{app.view['snap']}" and "snap fire" in app.hud.status.getText()) if snap else True
+    app.choose_action(fire)
+    click_figure(app, target)  # the target, by a click on the ringed man
+    if app.kit.play.pending and app.kit.play.pending["todo"]:
+        app.kit.play.fill(False)  # single shots
+    app.settle()
+    expected = app.link.call("los.check", game=app.game, side="allied", **{"from": fire["figure"], "to": target})
+    body = app.hud.panel_body.getText().replace("\n", " ")
+    assert expected["text"].replace("\n", " ") in body, (expected["text"], body)
+    assert f"needs {expected['needs']} or less" in body
+    lit = [n for n in app.scene.pieces.marks.find_all_matches("**/place-*")]
+    assert len(lit) == len(expected["places"])
+    app.confirm()
+    app.settle(seconds=0.5)
+    assert any("takes aim" in line for line in app.log_history)
+
+
+def tet_event_types() -> set[str]:
+    found = set()
+    for path in (ROOT / "game" / "rulesets" / "tet68").rglob("*.py"):
+        if path.name in ("offers.py", "ai.py"):  # they write actions (offers and choices), not events
+            continue
+        found |= set(re.findall(r'"type":\s*"([a-z_]+)"', path.read_text()))
+    return found - {"id"}  # ruleset.py types its action fields ({"type": "id"}): no event
+
+
+def test_every_tet_event_type_is_handled_or_log_only():
+    from game.client.tet.events import HANDLERS, LOG_ONLY
+
+    types = tet_event_types()
+    assert {"move", "roll", "wound", "duckback", "clearing", "game_over"} <= types
+    assert pr.unhandled(types, HANDLERS, LOG_ONLY) == []
+
+
+def test_a_whole_computer_game_plays_on_the_table_without_a_fault(make_app):
+    # G-41: a game to its end; every batch of events is shown (instantly) and no handler fails
+    from game.engine.client import InProcessEngine
+
+    eng = InProcessEngine()
+    r = eng.call("game.new", scenario="hue_street", seed=2, players={"allied": "ai", "insurgent": "ai"},
+                 side="referee", referee=True)
+    app = make_app(size=(480, 270))
+    faults = []
+    app.report_fault = faults.append
+    app._build_table(r["view"])
+    app._on_view(r["view"])
+    app.presenter.set_speed(pr.INSTANT)
+    seen = set()
+    for _ in range(400):
+        step = eng.call("game.step", game=r["game"], side="referee")
+        seen |= {e["type"] for e in step["events"]}
+        app.handle_events(step["events"], step["view"])
+        app.base.task_mgr.step()
+        if step["view"]["over"]:
+            break
+    app.settle()
+    assert step["view"]["over"] and faults == [], faults[:3]
+    assert {"move", "roll", "wound", "clearing", "game_over"} <= seen
+    from game.client.tet.events import HANDLERS, LOG_ONLY
+
+    assert pr.unhandled(seen, HANDLERS, LOG_ONLY) == []
+    dead = [f["id"] for f in step["view"]["figures"] if not f["alive"]]
+    for fid in dead:  # a dead man lies down (his view record says so)
+        assert app.scene.pieces.figures[fid].key[3] is False
+
+
+@pytest.mark.parametrize("hud", [True, False])
+def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path, hud):
+    app = open_hue(make_app)
+    app.screenshot(str(tmp_path / "t.png"), hud=hud)
+    assert (tmp_path / "t.png").stat().st_size > 10_000
+    assert app.scene.geom_count() > 20
