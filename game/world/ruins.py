@@ -26,8 +26,9 @@ a ray as the engine's ``exposure.stops`` does):
 * ``sight:<wall>`` ``{"tet": "sight", "wall", "building", "blocks": true}``: the wall as the engine
   reads it (as thin as its plane): a flat sheet on the wall's line from z = 0 to its height, with the
   same openings cut out; it lies inside the slab, so a client hides it (it is never to be drawn);
-* ``rubble:<building>`` and ``debris:<building>`` / ``debris:town`` ``{"tet": "rubble" | "debris",
-  "building"?, "blocks": false}``: heaps of brick and plaster, chips, scorched beams.
+* ``rubble:<building>`` and ``debris:<building>`` / ``debris:<tile>`` (its yard) / ``debris:town``
+  ``{"tet": "rubble" | "debris", "building"? or "tile"?, "blocks": false}``: heaps of brick and plaster,
+  fallen walls as low broken lines, chips, roof tiles, scorched beams.
 
 A ray is blocked exactly when it meets a ``blocks`` node (``tests/world/test_ruins.py`` casts thousands
 against ``exposure.py``). To cut a house away, hide its ``wall:`` nodes (and never show ``sight:``).
@@ -341,6 +342,9 @@ def town_nodes(spec: TownSpec) -> list[Piece]:
         pieces.append(_scatter(f"debris:{bld.id}", bld.floor.buffer(-0.25), 45, BASE + FLOOR_LIFT,
                                seed("debris", bld.id), (BRICK, colour, TERRACOTTA, DUST),
                                {"tet": "debris", "building": bld.id, "blocks": False}))
+        yard = tile.area.difference(bld.floor).buffer(-0.2)
+        pieces.append(_scatter(f"debris:{tile.id}", yard, 30, BASE, seed("debris", tile.id),
+                               (TERRACOTTA, BRICK, colour, DUST), {"tet": "debris", "tile": tile.id, "blocks": False}))
     if tiles_shape is not None:
         street = box(0, 0, spec.width, spec.height).difference(tiles_shape.buffer(PAVEMENT + 0.1))
         pieces.append(_scatter("debris:town", street, 140, 0.0, seed("debris", "town"),
