@@ -324,7 +324,7 @@ class Acts:
         m.fired = True
         levels = self.scenario_squad(call).levels
         per = self.t.radio.levels_per_turn
-        arrives = self.state.turn + math.ceil(levels / per) + 1
+        arrives = self.state.turn + math.ceil(levels / per)
         self.state.messages.append({"call": call, "by": m.id, "sent": self.state.turn, "levels": levels, "arrives": arrives})
         self.emit({"type": "radio", "man": m.id, "call": call, "levels": levels, "arrives": arrives,
                    "clause": "OBC-49; G-42", "text": f"{m.name} calls {self.state.squads[call].name}: "

@@ -394,7 +394,7 @@ class ObcGame(Acts, Harm):
         q = s.squads[s.active]
         out = []
         for m in s.men.values():
-            if m.squad != q.id or not m.able or m.panicked or m.stunned or m.locked or not self.on_table(m):
+            if m.squad != q.id or not m.able or m.panicked or m.stunned or m.locked or m.done or not self.on_table(m):
                 continue
             if m.aboard and m.id not in s.vehicles[m.aboard].crew:
                 continue  # a passenger waits for the vehicle to set him down (OBC-11)

@@ -1,10 +1,9 @@
 """What fire, bombs and fists do to One Brain-Cell men and vehicles, and what it does to their nerve
 (OBC-14, OBC-18, OBC-29 - OBC-38, OBC-43 - OBC-46, OBC-50, OBC-51, G-42): a mixin of ``game.ObcGame``.
 
-Readings taken here: a bomb kills every man in its 1" square in the open or in soft cover; a man in hard
-cover (a trench, a bunker, a spider hole) there is pinned, as protected from the blast (OBC-36 names the
-open); half the men in the eight adjacent squares, the nearest first and rounded up, are pinned unless in
-hard cover or a building. A lorry's or a chopper's cab is its centre (OBC-38). "In one move" (OBC-31) is one
+Readings taken here: a bomb kills every man in its 1" square, in the open or in cover (a direct hit on a
+trench is a direct hit); half the men in the eight adjacent squares, the nearest first and rounded up, are
+pinned unless protected from the blast: in hard cover (a trench, a bunker, a spider hole) or a building. A lorry's or a chopper's cab is its centre (OBC-38). "In one move" (OBC-31) is one
 squad's move. A morale check's effect waits for the man's next squad move (OBC-44); a worse one replaces a
 milder one. Men in base contact fight at once, and again at each turn's start while in contact (OBC-50).
 
@@ -310,7 +309,7 @@ class Harm:
             near = []
             for m in men:
                 if firing.in_square(at[0], at[1], b.square, m.x, m.y):
-                    (pinned if self.cover_at(m.x, m.y) == "hard" else killed).append(m)
+                    killed.append(m)
                 elif firing.in_square(at[0], at[1], 3 * b.square, m.x, m.y) and self.cover_at(m.x, m.y) != "hard" \
                         and self.ground.at(m.x, m.y) not in movement.BUILDINGS:
                     near.append(m)
