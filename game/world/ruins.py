@@ -197,26 +197,33 @@ def _floor(tile: Any) -> Piece | None:
     z = BASE + FLOOR_LIFT
     dust = field(seed("dust", bld.id), 2.0)
     ni, nj = int(math.ceil((maxx - minx) / size)), int(math.ceil((maxy - miny) / size))
-    b = Builder()
+    tris, base = [], []
     for i in range(ni):
         for j in range(nj):
-            cell = box(minx + i * size, miny + j * size, min(maxx, minx + (i + 1) * size), min(maxy, miny + (j + 1) * size))
-            piece = bld.floor.intersection(cell)
-            if piece.is_empty or piece.area < 1e-6:
-                continue
+            x0, y0 = minx + i * size, miny + j * size
+            x1, y1 = min(maxx, x0 + size), min(maxy, y0 + size)
+            cell = box(x0, y0, x1, y1)
             border = min(i, j, ni - 1 - i, nj - 1 - j) == 1
-            c = np.array(shade((92, 84, 72) if border else TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.92, 1.05)), float)
+            c = shade((92, 84, 72) if border else TILE_A if (i + j) % 2 else TILE_B, rng.uniform(0.92, 1.05))
             if rng.uniform() < 0.04:
-                c = np.array(SOOT, float) * 1.6  # a tile lifted, or scorched
+                c = shade(SOOT, 1.6)  # a tile lifted, or scorched
+            if bld.floor.contains(cell):  # a whole tile: two triangles
+                quad = [(x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)]
+                tris.extend([(x, y, z) for x, y in quad])
+                base.extend([c] * 6)
+                continue
+            piece = bld.floor.intersection(cell)
             for poly in getattr(piece, "geoms", [piece]):
-                if poly.geom_type != "Polygon":
+                if poly.geom_type != "Polygon" or poly.area < 1e-6:
                     continue
-                verts, tris, _ = _flat(poly, z, None)
-
-                def paint(p: np.ndarray, c=c) -> np.ndarray:
-                    return lerp(np.repeat(c[None, :], len(p), 0), DUST, 0.4 + 0.3 * dust(p[:, 0], p[:, 1]))
-
-                b.painted(verts[tris].reshape(-1, 3), paint)
+                verts, faces, _ = _flat(poly, z, None)
+                tris.extend(map(tuple, verts[faces].reshape(-1, 3)))
+                base.extend([c] * (3 * len(faces)))
+    if not tris:
+        return None
+    colours = np.array(base, float)
+    b = Builder()
+    b.painted(np.array(tris), lambda p: lerp(colours, DUST, 0.4 + 0.3 * dust(p[:, 0], p[:, 1])))
     return b.piece(f"floor:{bld.id}", {"tet": "floor", "building": bld.id, "tile": tile.id, "level": 0, "blocks": False})
 
 
@@ -232,13 +239,17 @@ def _lump(rng: np.random.Generator, centre, radius: float, height: float) -> tri
     return trimesh.Trimesh(v + np.array(centre), m.faces, process=False)
 
 
+_BOX = trimesh.creation.box(extents=(1.0, 1.0, 1.0))
+_BOX_V, _BOX_F = np.asarray(_BOX.vertices), np.asarray(_BOX.faces)
+
+
 def _chunk(rng: np.random.Generator, centre, size: float) -> trimesh.Trimesh:
-    m = trimesh.creation.box(extents=size * rng.uniform(0.5, 1.0, 3) * np.array([1.6, 1.0, 0.6]))
-    ang = rng.uniform(0, math.tau)
-    m.apply_transform(trimesh.transformations.rotation_matrix(ang, [0, 0, 1]))
-    m.apply_transform(trimesh.transformations.rotation_matrix(rng.uniform(-0.5, 0.5), [1, 0, 0]))
-    m.apply_translation(np.array(centre) + [0, 0, size * 0.2])
-    return m
+    """A chip of brick or plaster, turned and tilted as it fell."""
+    extents = size * rng.uniform(0.5, 1.0, 3) * np.array([1.6, 1.0, 0.6])
+    turn = trimesh.transformations.rotation_matrix(rng.uniform(0, math.tau), [0, 0, 1])[:3, :3]
+    tilt = trimesh.transformations.rotation_matrix(rng.uniform(-0.5, 0.5), [1, 0, 0])[:3, :3]
+    v = (_BOX_V * extents) @ (tilt @ turn).T + np.array(centre) + [0, 0, size * 0.2]
+    return trimesh.Trimesh(v, _BOX_F, process=False)
 
 
 def _rubble(tile: Any, colour: Rgb) -> Piece | None:
@@ -353,17 +364,23 @@ def town_nodes(spec: TownSpec) -> list[Piece]:
 
 
 def _export(piece: Piece) -> trimesh.Trimesh:
+    """A piece in glTF's frame, flat-shaded, its corners that share a place, a normal and a colour welded
+    into one vertex (a flat floor or road keeps a few vertices where it had three a triangle)."""
     v = np.asarray(piece.mesh.vertices, float)
     f = np.asarray(piece.mesh.faces, np.int64)
     fn = np.cross(v[f[:, 1]] - v[f[:, 0]], v[f[:, 2]] - v[f[:, 0]])
     fn /= np.where((ln := np.linalg.norm(fn, axis=1, keepdims=True)) > 0, ln, 1.0)
-    normals = np.repeat(fn, 3, 0) if len(v) == 3 * len(f) else trimesh.Trimesh(v, f, process=False).vertex_normals
-    out = trimesh.Trimesh(np.round(v @ TABLE_TO_GLTF.T, 4), f, process=False)
-    out.vertex_normals = np.round(np.asarray(normals) @ TABLE_TO_GLTF.T, 5)
+    corners = f.reshape(-1)
+    pos = np.round(v[corners] @ TABLE_TO_GLTF.T, 4)
+    normal = np.round(np.repeat(fn, 3, 0) @ TABLE_TO_GLTF.T, 4)
+    rgba = np.column_stack([piece.colors[corners], np.full(len(corners), 255, np.uint8)]).astype(np.uint8)
+    key = np.column_stack([pos, normal, rgba])
+    _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+    out = trimesh.Trimesh(pos[first], inverse.reshape(-1, 3), process=False)
+    out.vertex_normals = normal[first]
     out.visual = trimesh.visual.TextureVisuals(material=PBRMaterial(
         name=piece.extras["tet"], baseColorFactor=[1.0, 1.0, 1.0, 1.0], metallicFactor=0.0, roughnessFactor=0.9))
-    rgba = np.column_stack([piece.colors, np.full(len(piece.colors), 255, np.uint8)]).astype(np.uint8)
-    out.visual.vertex_attributes["color"] = rgba
+    out.visual.vertex_attributes["color"] = rgba[first]
     return out
 
 
