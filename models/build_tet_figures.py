@@ -17,15 +17,16 @@ measures from), so what a player sees is what the exposure rays reach: ``places(
 * ``kneeling``: down on the right knee, sitting back on the heel, the rifle aimed (the engine's 0.62);
 * ``prone``: on his belly, his head raised to the sights (0.22), the base under his chest;
 * ``at_window``: standing, the upper body carried forward over a sill, the rifle across it (0.25");
-* ``leaning``: standing behind a jamb, the upper body carried out to his LEFT (+y, 0.55" at the head)
-  while he aims along +x. The engine leans toward ``lean_to``: turn the model so that +y points at
-  ``lean_to`` (heading ``lean_to - 90``), or mirror it in y for a lean to the right of where he aims.
+* ``leaning``: standing behind a jamb, the upper body carried out to his LEFT (+y, 0.48" at the head)
+  while he aims along +x; ``leaning_right`` is the same man mirrored, out to his right (-y), the rifle on
+  his left shoulder. The engine leans toward ``lean_to``: take ``leaning`` when ``lean_to`` is to the left
+  of ``facing`` (``leaning_right`` when to the right) and turn it to ``facing``.
 
 Troops: ``marine`` (OG-107, M1 helmet in its cover, M1955 flak vest, M16), ``arvn`` (lighter fatigues, bare
 painted helmet, a scarf, M16), ``vc`` (black pyjamas, bare-headed with a krama, chest rig, AK-47), ``nva``
 (khaki, pith helmet, chest rig, AK-47). Files: ``tet_<troop>_<pose>.glb`` with the troop's rifle, and
 ``tet_<troop>_<weapon>_<pose>.glb`` for the weapon variants (``WEAPON_VARIANTS``: the Marines' M79, M60 and
-SMG, the VC's SMG). The base's rim is painted in the side's colour (Okabe-Ito), as on Dinky Dau's stands.
+SMG, the VC's SMG); each with its ``..._leaning_right``. The base's rim is painted in the side's colour (Okabe-Ito), as on Dinky Dau's stands.
 
 What it leaves out: no textures, no rigs or animation, no wounded or dead figures (the client's business).
 """
@@ -108,11 +109,12 @@ WEAPON_VARIANTS = {"marine": ("m79", "m60", "smg"), "vc": ("smg",)}
 
 
 def _arvn_helmet(h):
-    """The M1 helmet bare, painted, with its chin strap hanging."""
+    """The M1 helmet bare, painted, with its chin strap hanging; a scarf at the neck."""
     x, y, z = h
     return [dome(0.068, (x - 0.004, y, z + 0.004), ARVN_HELMET, scale=(1.08, 1.03, 0.86)),
             _c(cyl(0.075, 0.012, (x - 0.004, y, z + 0.006), ARVN_HELMET, sections=10, top=0.94), ARVN_HELMET),
-            box((0.008, 0.1, 0.008), (x + 0.01, y, z - 0.055), WEB)]
+            box((0.008, 0.1, 0.008), (x + 0.01, y, z - 0.055), WEB),
+            ring(0.03, 0.05, 0.022, (x - 0.01, y, z - 0.078), SCARF, sections=8)]
 
 
 def _krama(h):
@@ -286,6 +288,19 @@ def models() -> dict[str, tuple[trimesh.Trimesh, dict]]:
                 parts, places = figure(pose, troop, weapon)
                 name = f"tet_{troop}_{pose}" if weapon is None else f"tet_{troop}_{weapon}_{pose}"
                 out[name] = (weld(trimesh.util.concatenate(parts)), places)
+                if pose == "leaning":
+                    out[name + "_right"] = (mirrored(out[name][0]), {k: v * (1, -1, 1) for k, v in places.items()})
+    return out
+
+
+def mirrored(mesh: trimesh.Trimesh) -> trimesh.Trimesh:
+    """The figure mirrored in y: leaning to his right past a jamb, the rifle on his left shoulder (as a
+    soldier switches shoulders to shoot round a corner on his right)."""
+    colors = mesh.visual.vertex_colors
+    flip = np.array([1.0, -1.0, 1.0])
+    out = trimesh.Trimesh(mesh.vertices * flip, mesh.faces[:, ::-1], vertex_normals=mesh.vertex_normals * flip,
+                          process=False)
+    out.visual = trimesh.visual.ColorVisuals(out, vertex_colors=colors)
     return out
 
 

@@ -74,11 +74,22 @@ def test_a_standing_man_is_a_20mm_man(builder):
     assert 1.78 < mesh.bounds[1][2] < 1.9
     lean = _load(MODELS / "tet_marine_leaning.glb")
     assert lean.bounds[1][1] > 0.5  # his head and shoulders out past the jamb, to his left
+    right = _load(MODELS / "tet_marine_leaning_right.glb")
+    assert right.bounds[0][1] < -0.5 and right.bounds[1][1] < 0.45  # and the mirror, to his right
+
+
+def test_leaning_right_shows_what_the_engine_looks_at(builder):
+    # TET-16: a lean to the right of where he faces (lean_to = facing - 90) is the mirrored model's
+    mesh = _load(MODELS / "tet_vc_leaning_right.glb")
+    fig = Figure("x", 0.0, 0.0, "leaning", 0.0, lean_to=-90.0)
+    for name, p in points(fig, tables()).items():
+        if name != "eye":
+            assert _distance(mesh, p) < 0.1, name
 
 
 def test_the_committed_models_are_the_scripts(builder, tmp_path):
     written = builder.build(tmp_path)
-    assert len(written) == 40
+    assert len(written) == 48
     for f in written:
         committed = MODELS / f.name
         assert committed.exists(), f"{f.name} is missing: run models/build_tet_figures.py"
