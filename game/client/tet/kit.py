@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from game.client.hud import INK, SIDE_INK
 from game.client.kits import TableKit
-from game.client.tet.play import TetPlay, go_line, turn_line
+from game.client.tet.play import TetPlay
+from game.client.tet.words import go_line, turn_line
 
 
 class TetKit(TableKit):

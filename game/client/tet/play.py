@@ -15,20 +15,17 @@ from __future__ import annotations
 
 from game.client import geom
 from game.client.hud import SIDE_INK
+from game.client.tet.ghost import Ghost
+from game.client.tet.words import exposure_text, go_line, names_of, offer_text, preview_text
 
-META = ("params", "targets", "label", "clause", "reach", "preview", "cost")
-"""Keys of an offer that describe it rather than the action sent back."""
+SENT = ("type", "figure")
+"""What of an offer goes back with the action; the rest describes it (its params are filled in)."""
 ORDER = {"point": 1, "choice": 2, "flag": 3}
-GHOST_OK, GHOST_BAD = (0.45, 0.9, 0.5, 1.0), (1.0, 0.35, 0.3, 1.0)
-
-
-def _names(view: dict) -> dict[str, str]:
-    return {f["id"]: f.get("name", f["id"]) for f in view.get("figures") or []}
 
 
 def action_of(offer: dict, values: dict) -> dict:
-    """The action sent for an offer: its own fields without the description, and the values filled in."""
-    return {**{k: v for k, v in offer.items() if k not in META}, **values}
+    """The action sent for an offer: its type and figure, and the values of its params filled in."""
+    return {**{k: offer[k] for k in SENT if k in offer}, **values}
 
 
 class TetPlay:
@@ -58,13 +55,13 @@ class TetPlay:
         if self.pending is not None or app.hud is None:
             return
         sel = self.pieces.selected
-        names = _names(app.view)
+        names = names_of(app.view)
         side_rows = [(a.get("label") or a["type"], lambda a=a: self.choose(a), True) for a in self.side_offers()]
         if sel is None:
             acting = [f for f in app.view.get("acting") or [] if self.offers_of(f)]
             if acting or side_rows:
                 rows = [(f"{names.get(f, f)}", lambda f=f: self.select(f), True) for f in acting]
-                app.hud.show_panel(_go_line(app.view) or "Your go", "click the figure, or:", rows + side_rows,
+                app.hud.show_panel(go_line(app.view, names) or "Your go", "click the figure, or:", rows + side_rows,
                                    title_color=SIDE_INK.get(app.viewing, (1, 1, 1, 1)))
             else:
                 app.hud.hide_panel()
@@ -80,7 +77,7 @@ class TetPlay:
         offers = self.offers_of(sel)
         if not offers:
             body.append("not his go" if f.get("side") == app.viewing else "enemy")
-        rows = [(_offer_text(a), lambda a=a: self.choose(a), True) for a in offers]
+        rows = [(offer_text(a), lambda a=a: self.choose(a), True) for a in offers]
         app.hud.show_panel(f.get("name", sel), ", ".join(b for b in body if b), rows + side_rows,
                            title_color=SIDE_INK.get(f.get("side"), (1, 1, 1, 1)))
 
@@ -119,14 +116,15 @@ class TetPlay:
         name, spec = p["todo"][0]
         kind = spec.get("kind")
         if kind == "point":
-            self.ghost = Ghost(app.scene, self.pieces.position(offer.get("figure") or ""), offer.get("reach"),
-                               spec.get("radius"), spec.get("width"))
+            here = self.pieces.position(offer.get("figure") or "")
+            self.ghost = Ghost(app.scene, (here.x, here.y) if here is not None else None, spec, self.pieces)
             app.hud.hide_panel()
-            app.hud.set_prompt(f"{label}: click where" + (f' (up to {offer["reach"]:g}")' if offer.get("reach") else "")
+            reach = spec.get("max") or offer.get("reach")
+            app.hud.set_prompt(f"{label}: click where" + (f' (up to {reach:g}")' if reach else "")
                                + "   Esc: cancel")
         elif kind == "choice":
             choices = list(spec.get("choices") or [])
-            names = _names(app.view)
+            names = names_of(app.view)
             figures = [c for c in choices if c in self.pieces.figures]
             targets = {t["id"]: t for t in offer.get("targets") or []}
             if figures:
@@ -168,8 +166,9 @@ class TetPlay:
             if "auto_chance" not in t:  # this weapon fires no cone: the engine says so by giving no chance
                 p["todo"] = [kv for kv in p["todo"] if kv[0] != "auto"]
         if self.ghost is not None:
-            self.ghost.destroy()
-            self.ghost = None
+            if p["todo"] or not p["offer"].get("preview"):
+                self.ghost.destroy()
+                self.ghost = None
         self.next_param()
 
     def _final(self) -> None:
@@ -190,14 +189,14 @@ class TetPlay:
             return
         p["preview"] = result
         a = p["final"]
-        names = _names(self.app.view)
+        names = names_of(self.app.view)
         if "exposure" in result:
             self.show_exposure(a.get("target"), result)
-            big = (f"to hit {names.get(a.get('target'), a.get('target'))}", f"{result.get('chance', '?')}%")
-            body = exposure_text(result) + (f"\nautomatic: {result['auto_chance']}%" if "auto_chance" in result else "")
-        else:
-            big = (f"of the move ({result.get('ground', '')})", f"{round(100 * float(result.get('share', 0)))}%")
-            body = move_text(result, names)
+        if self.ghost is None and (result.get("corners") or result.get("in_blast")):  # the cone, the blast
+            self.ghost = Ghost(self.app.scene, None, {"from": result.get("apex")}, self.pieces)
+            self.ghost.follow(*(result.get("aim") or result.get("at") or a.get("at") or [0, 0])[:2])
+            self.ghost.tell(result)
+        body, big = preview_text(result, names)
         ok = result.get("legal", True)
         clause = f"\n[{result.get('clause')}]" if result.get("clause") else ""
         from game.client.actions_menu import Row
@@ -303,7 +302,7 @@ class TetPlay:
         if p is None or self.ghost is None:
             return
         at = self.ghost.follow(x, y)
-        if p["offer"].get("preview") and p["offer"]["type"] == "move":
+        if p["offer"].get("preview"):
             self.want = at
             self._ask_ghost()
 
@@ -318,15 +317,16 @@ class TetPlay:
         def done(result):
             self.asking = False
             if self.ghost is not None and self.pending is p:
-                self.ghost.tell(result, _names(self.app.view))
-                self.app.hud.set_prompt(move_text(result, _names(self.app.view)).replace("\n", "  |  ")
-                                        + "   click: go there   Esc: cancel")
+                self.ghost.tell(result)
+                text = preview_text(result, names_of(self.app.view))[0]
+                self.app.hud.set_prompt(text.replace("\n", "  |  ") + "   click: here   Esc: cancel")
                 self._ask_ghost()
 
         def failed(fault):
             self.asking = False
             if self.ghost is not None:
-                self.ghost.tell({"legal": False, "reason": getattr(fault, "reason", "")}, {})
+                self.ghost.tell({"legal": False})
+                self.app.hud.set_prompt(f"Not there: {getattr(fault, 'reason', fault)}   Esc: cancel")
 
         self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
                               self.app._cb(done), failed)
@@ -344,7 +344,7 @@ class TetPlay:
             self.asking = False
             if self.pending is p and p.get("aimed") == target:
                 self.pieces.mark_places(result.get("places") or [])
-                name = _names(self.app.view).get(target, target)
+                name = names_of(self.app.view).get(target, target)
                 self.app.hud.set_prompt(f"{name}: {exposure_text(result)}; to hit {result.get('chance', '?')}%"
                                         "   click him to aim   Esc: cancel")
 
@@ -369,105 +369,3 @@ class TetPlay:
         for n in self.nodes:
             n.remove_node()
         self.nodes = []
-
-
-class Ghost:
-    """Where the figure would go: a disc at the mouse, a line from the man, the offer's radius or width;
-    green where the engine said legal, red where not, with its words beside it."""
-
-    def __init__(self, scene, origin, reach: float | None, radius: float | None, width: float | None):
-        self.scene = scene
-        self.origin = (origin.x, origin.y) if origin is not None else None
-        self.reach = reach
-        self.radius = radius
-        self.width = width
-        self.root = scene.overlays.attach_new_node("ghost")
-        self.at = self.origin or (0.0, 0.0)
-        self.legal = True
-        self._draw()
-
-    def follow(self, x: float, y: float) -> tuple[float, float]:
-        self.at = (x, y)
-        self._draw()
-        return x, y
-
-    def tell(self, result: dict, names: dict) -> None:
-        self.legal = bool(result.get("legal", True))
-        self._draw()
-
-    def _draw(self) -> None:
-        for c in self.root.get_children():
-            c.remove_node()
-        color = GHOST_OK if self.legal else GHOST_BAD
-        x, y = self.at
-        z = self.scene.table.height_at(x, y) + 0.2
-        disc = geom.disc("spot", self.radius or 0.42, (*color[:3], 0.35))
-        disc.reparent_to(self.root)
-        disc.set_pos(x, y, z)
-        geom.lines("edge", [geom.circle_points(x, y, self.radius or 0.42, z, 40)], color, 3.0).reparent_to(self.root)
-        if self.origin is not None:
-            ox, oy = self.origin
-            geom.lines("path", [[(ox, oy, z), (x, y, z)]], color, 3.0 if self.width is None else 6.0).reparent_to(self.root)
-            if self.reach:
-                pts = geom.circle_points(ox, oy, float(self.reach), self.scene.table.height_at(ox, oy) + 0.15, 96)
-                geom.lines("reach", [pts], (1, 1, 1, 0.35), 1.5).reparent_to(self.root)
-
-    def destroy(self) -> None:
-        self.root.remove_node()
-
-
-# -- words -------------------------------------------------------------------------------------------------
-def exposure_text(result: dict) -> str:
-    """'head and chest: the cover roll needs 2 or less' as the engine words it, or from its fields."""
-    if result.get("text"):
-        return str(result["text"])
-    seen = result.get("seen") or []
-    return f"{' and '.join(seen) or 'nothing'}: the cover roll needs {result.get('needs', '?')} or less"
-
-
-def move_text(result: dict, names: dict) -> str:
-    if not result.get("legal", True):
-        return f"Not there: {result.get('reason') or 'the engine refuses it'}"
-    parts = "; ".join(p.get("text", "") for p in result.get("parts") or [] if p.get("text"))
-    seen = result.get("seen_by") or {}
-    who = ", ".join(f"{names.get(k, k)} ({v})" for k, v in seen.items())
-    return (f"{round(100 * float(result.get('share', 0)))}% of his move" + (f": {parts}" if parts else "")
-            + (f"\nseen there by {who}" if who else "\nunseen there"))
-
-
-def _offer_text(offer: dict) -> str:
-    label = offer.get("label") or offer["type"].replace("_", " ")
-    targets = offer.get("targets") or []
-    if targets:
-        best = max(t.get("chance", 0) for t in targets)
-        label += f" (best {best}%)"
-    return label
-
-
-def _go_line(view: dict) -> str:
-    return go_line(view, _names(view))
-
-
-def go_line(view: dict, names: dict) -> str:
-    """'Move phase, Initiative 2: Sgt Ames to move' from the view (the enemy's go says only whose)."""
-    if view.get("over"):
-        r = view.get("result") or {}
-        return f"Game over: {r.get('reason', '')}"
-    phase = str(view.get("phase", "")).capitalize()
-    step = view.get("step")
-    acting = [names.get(a, a) for a in view.get("acting") or []]
-    verb = "to move" if view.get("phase") == "move" else "to fire"
-    if view.get("snap"):
-        who = names.get(view["snap"]["mover"], "the enemy")
-        return f"{phase} phase, Initiative {step}: {who} moved in sight - snap fire or let him go"
-    if acting:
-        return f"{phase} phase, Initiative {step}: {', '.join(acting)} {verb}"
-    sides = (view.get("scenario") or {}).get("sides") or {}
-    who = sides.get(view.get("to_act"), view.get("to_act") or "nobody")
-    return f"{phase} phase, Initiative {step}: {who} {verb}"
-
-
-def turn_line(view: dict) -> str:
-    return f"Turn {view.get('turn', '?')}/{view.get('turns', '?')}   {go_line(view, _names(view))}" \
-           + (f"   cleared {len(view.get('cleared') or [])}" if view.get("cleared") else "")
-
