@@ -14,9 +14,11 @@ connections and memory are bounded (:class:`Limits`), and games nobody uses expi
 from __future__ import annotations
 
 import copy
+import pickle
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -121,6 +123,17 @@ def _rss_mb() -> float:
             return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
     except (OSError, ValueError, IndexError):
         return 0.0
+
+
+def _snapshot(state: Any) -> Callable[[], Any]:
+    """A copy of the state as it is now, to put back after a fault: pickled (a fraction of what a deep
+    copy costs; a state that will not pickle is deep-copied), and read back only when asked for."""
+    try:
+        data = pickle.dumps(state, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        copied = copy.deepcopy(state)
+        return lambda: copied
+    return lambda: pickle.loads(data)
 
 
 class Engine:
@@ -294,7 +307,7 @@ class Engine:
     def _guarded_act(self, s: Session, side: str, action: Any, by_ai: bool = False,
                      seat: str | None = None) -> list[dict]:
         """Act (or let the AI act); a refusal changes nothing; an unexpected fault restores the state."""
-        before = copy.deepcopy(s.game.state)
+        before = _snapshot(s.game.state)
         n_events = len(s.game.events)
         try:
             if by_ai:
@@ -306,7 +319,7 @@ class Engine:
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
         except Exception as exc:
-            s.game.put_back(before)
+            s.game.put_back(before())
             del s.game.events[n_events:]
             raise RpcError(INTERNAL_ERROR, f"internal error while resolving the action; the game is unchanged: "
                                            f"{type(exc).__name__}: {exc}") from exc
