@@ -45,6 +45,10 @@ class SimulationError(RuntimeError):
     """A game that could not be played to its end: the scenario, seed and options, and the fault."""
 
 
+class RunnerError(RuntimeError):
+    """The games could not start: Ray missing, a cluster unreachable (what was tried, and why)."""
+
+
 # -- the scenario a study plays ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Source:
@@ -508,6 +512,9 @@ def main(argv: list[str] | None = None) -> int:
     except SimulationError as exc:
         print(f"\ndinkydau simulate: a game failed: {exc}", file=sys.stderr)
         return 1
+    except RunnerError as exc:
+        print(f"dinkydau simulate: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"\ndinkydau simulate: interrupted; the finished games are in {stream_path(a.json)}: run the same "
               f"command again to resume" if stream else "\ndinkydau simulate: interrupted", file=sys.stderr)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from game.ai import simulate
-from game.ai.simulate import SimulationError, Source
+from game.ai.simulate import RunnerError, SimulationError, Source
 
 IN_FLIGHT_PER_CPU = 4
 """Tasks kept submitted per CPU of the cluster: enough to keep every worker busy, few enough to stop fast."""
@@ -31,7 +31,7 @@ def _ray():
     try:
         import ray
     except ImportError as exc:
-        raise SimulationError("--ray needs Ray: pip install -e '.[ray]' in the checkout (make test and make play "
+        raise RunnerError("--ray needs Ray: pip install -e '.[ray]' in the checkout (make test and make play "
                               "install it)") from exc
     return ray
 
@@ -61,7 +61,7 @@ def start(address: str | None = None, cpus: int | None = None, ship: bool = Fals
         else:
             ray.init(num_cpus=cpus or max(1, min(4, os.cpu_count() or 1)), _temp_dir=temp_dir(), **quiet)
     except Exception as exc:  # a wrong address, a cluster of another Ray or Python version, a refused token
-        raise SimulationError(f"cannot {'reach the Ray cluster at ' + address if address else 'start a local Ray'}: "
+        raise RunnerError(f"cannot {'reach the Ray cluster at ' + address if address else 'start a local Ray'}: "
                               f"{type(exc).__name__}: {exc}") from exc
     return True
 

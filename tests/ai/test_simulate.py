@@ -135,3 +135,11 @@ def test_a_stream_of_another_study_is_refused(tmp_path, capsys):
     assert "s.jsonl:3: not a JSON line" in capsys.readouterr().err
     assert simulate.main(["village_sweep", "--games", "1", "--resume", "--json", str(tmp_path / "new.json")]) == 2
     assert "no stream" in capsys.readouterr().err
+
+
+def test_ray_missing_is_said_with_how_to_install_it(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as on a machine without the [ray] extra
+    assert simulate.main(["village_sweep", "--games", "1", "--ray", "--quiet"]) == 2
+    assert "--ray needs Ray: pip install -e '.[ray]'" in capsys.readouterr().err
