@@ -87,9 +87,19 @@ def _chapter_images(s: GameState, table: bool) -> list:
 
     out = []
     for cid, st in s.chapters.items():
-        names = CHAPTERS[cid].table_fields
-        out.append((cid, [getattr(st, f.name) for f in dataclasses.fields(st) if (f.name in names) == table]))
+        key = (cid, type(st), table)
+        get = _chapter_getters.get(key)
+        if get is None:
+            names = CHAPTERS[cid].table_fields
+            picked = [f.name for f in dataclasses.fields(st) if (f.name in names) == table]
+            get = _chapter_getters[key] = (lambda _: ()) if not picked else (
+                attrgetter(*picked) if len(picked) > 1 else (lambda o, n=picked[0]: (getattr(o, n),)))
+        out.append((cid, list(get(st))))
     return out
+
+
+_chapter_getters: dict[tuple, Callable[[Any], tuple]] = {}
+"""Per chapter, state type and part: what reads the chapter state's fields of that part, in field order."""
 
 
 def table_memo(key: Callable[..., Hashable]):
