@@ -454,7 +454,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="one game per task on a Ray cluster: ADDRESS (host:6379, ray://host:10001, auto) "
                         "or, with none, a local Ray started for the study (docs/simulate.md)")
     p.add_argument("--ray-ship", action="store_true",
-                   help="with --ray ADDRESS: send this checkout's code to the workers (runtime_env working_dir)")
+                   help="with --ray ADDRESS: send this checkout's code to the workers (Ray runtime_env py_modules)")
     p.add_argument("--threat", type=int, default=2, choices=(1, 2, 3), help="Jungle Ghost Threat Level (DD-10.5)")
     p.add_argument("--seed", type=int, default=1, help="first seed")
     p.add_argument("--json", help="write the JSON report here, and stream each game to the .jsonl beside it")

@@ -59,7 +59,8 @@ def start(address: str | None = None, cpus: int | None = None, ship: bool = Fals
         if address:
             ray.init(address=address, runtime_env=code_env() if ship else None, **quiet)
         else:
-            ray.init(num_cpus=cpus or max(1, min(4, os.cpu_count() or 1)), _temp_dir=temp_dir(), **quiet)
+            ray.init(address="local", num_cpus=cpus or max(1, min(4, os.cpu_count() or 1)), _temp_dir=temp_dir(),
+                     **quiet)  # "local": a new Ray of its own, whatever RAY_ADDRESS or a `ray start` here says
     except Exception as exc:  # a wrong address, a cluster of another Ray or Python version, a refused token
         raise RunnerError(f"cannot {'reach the Ray cluster at ' + address if address else 'start a local Ray'}: "
                               f"{type(exc).__name__}: {exc}") from exc
