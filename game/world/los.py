@@ -1758,7 +1758,7 @@ def _compiled(los: TableLOS) -> tuple | None:
     global _sl
     try:
         from game.world import sightline
-    except ImportError:
+    except (ImportError, RuntimeError, OSError):  # no numba, or nowhere to keep its compiled code
         return None
     _sl = sightline
     return sightline.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED,
