@@ -261,6 +261,7 @@ def main() -> None:
     tgt = [Observer(float(t[0]), float(t[1]), 180.0) for t in targets[:args.stands]]
     pairs = list(zip(obs, tgt, strict=True))
     los._bodies.clear()
+    los._bases.clear()
     los._memo.clear()
     cold = statistics.median(per_call(lambda a, b: los.check(a, b, cond), pairs))
     warm = statistics.median(per_call(lambda a, b: los.check(a, b, cond), pairs))
@@ -268,6 +269,7 @@ def main() -> None:
 
     def many() -> None:
         los._bodies.clear()
+        los._bases.clear()
         los._memo.clear()
         los.check_many(pairs, cond)
 

@@ -371,6 +371,7 @@ class TableLOS:
         self._memo: dict[tuple[float, ...], list] = {}
         """Per sightline end (x, y, z): [elevated (DD-4.41), the canopy volume it is in, once asked]."""
         self._bodies: dict[Observer, np.ndarray] = {}
+        self._bases: dict[Observer, Any] = {}
         self._trees: dict[Observer, float] = {}
         self._fast = _compiled(self)
         """The table as ``game.world.sightline`` reads it (None: the Python path answers)."""
@@ -1486,6 +1487,15 @@ class TableLOS:
             return np.column_stack([xy, self.elevations(xy) + heights])
         return np.column_stack([xy, np.full(len(xy), self._tree_z(o)) - (o.eye_height - heights) * 0.5])
 
+    def _base(self, o: Observer) -> Any:
+        """A stand's base as a polygon (``Observer.base``), made once per stand and position."""
+        base = self._bases.get(o)
+        if base is None:
+            if len(self._bases) > CACHE_LIMIT:
+                self._bases.clear()
+            base = self._bases[o] = o.base()
+        return base
+
     def _body(self, o: Observer) -> np.ndarray:
         """The centre and four points inset on a stand's base, at figure heights (cached per stand)."""
         body = self._bodies.get(o)
@@ -1519,7 +1529,7 @@ class TableLOS:
         Stand to stand, the rule distance is base edge to base edge; the result reports the first clear
         sightline (eye to eye first), or the eye-to-eye one when none is clear, and the share clear.
         """
-        base_a, base_b = a.base(), b.base()
+        base_a, base_b = self._base(a), self._base(b)
         edge = float(shapely.distance(base_a, base_b))
         xa = shapely.get_coordinates(shapely.shortest_line(base_a, base_b))[0]
         xb = shapely.get_coordinates(shapely.shortest_line(base_b, base_a))[0]
@@ -1555,8 +1565,8 @@ class TableLOS:
         if n < BATCH_PAIRS:
             # too few to pay for the array work: one pair at a time (the same answers, tests/world)
             return [self.check(a, b, conditions) for a, b in pairs]
-        ga = np.array([a.base() for a, _ in pairs], dtype=object)
-        gb = np.array([b.base() for _, b in pairs], dtype=object)
+        ga = np.array([self._base(a) for a, _ in pairs], dtype=object)
+        gb = np.array([self._base(b) for _, b in pairs], dtype=object)
         edge = shapely.distance(ga, gb)
         eye_a = shapely.get_coordinates(shapely.shortest_line(ga, gb))[0::2]
         eye_b = shapely.get_coordinates(shapely.shortest_line(gb, ga))[0::2]
