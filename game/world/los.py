@@ -1543,10 +1543,22 @@ class TableLOS:
         if math.floor(edge * Q + 0.5) / Q > _longest_limit(conditions) + 1e-9:
             return self._result(self._sight(eye_a, eye_b, conditions, edge, early=True), 0.0)
         lines = [(eye_a, q) for q in [eye_b, *body_b]] + [(eye_b, q) for q in [eye_a, *body_a]]
-        sights = [self._sight(e, q, conditions, edge, early=True) for e, q in lines]
-        count = sum(s.visible for s in sights)
-        pick = next((k for k, s in enumerate(sights) if s.visible), 0)
-        s = sights[pick]
+        if self._fast is not None and not conditions.burnt:  # the twelve in one compiled call
+            src, dst = np.array([e for e, _ in lines]), np.array([q for _, q in lines])
+            self._on_table(src[:, :2], "sightline from")
+            self._on_table(dst[:, :2], "sightline to")
+            out = np.empty((SIGHTLINES, self._fast_width))
+            _sl.sight_many(*self._fast, self._fast_conditions(conditions), src, dst, np.full(SIGHTLINES, edge), True,
+                           out)
+            vis = out[:, _sl.O_VIS] != 0.0
+            count = int(vis.sum())
+            pick = int(np.argmax(vis)) if count else 0
+            s = self._fast_row(out[pick].tolist(), lines[pick][0], conditions)
+        else:
+            sights = [self._sight(e, q, conditions, edge, early=True) for e, q in lines]
+            count = sum(s.visible for s in sights)
+            pick = next((k for k, s in enumerate(sights) if s.visible), 0)
+            s = sights[pick]
         if not s.complete:
             s = self._sight(*lines[pick], conditions, edge)
         return self._result(s, count / SIGHTLINES)
