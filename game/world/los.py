@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import threading
 from array import array
 from collections.abc import Sequence
@@ -1778,6 +1779,8 @@ def _compiled(los: TableLOS) -> tuple | None:
     """The table packed for ``game.world.sightline`` (None where it cannot run: no direct Embree path, or
     numba missing, and then the Python path answers)."""
     global _sl
+    if os.environ.get("DINKYDAU_COMPILED_LOS", "1") == "0":
+        return None  # (numba costs about 100 MB of memory a process: a host short of it may turn it off)
     try:
         from game.world import sightline
     except (ImportError, RuntimeError, OSError):  # no numba, or nowhere to keep its compiled code

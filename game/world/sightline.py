@@ -14,6 +14,9 @@ conditions as one (:func:`pack_conditions`); the compiled functions are cached o
 project's ``.cache/numba`` (``NUMBA_CACHE_DIR`` overrides it), so a process loads them instead of
 compiling (``benchmarks/los.py`` prints what the first call costs).
 
+Cost: numba and LLVM add about 100 MB to a process's memory; ``DINKYDAU_COMPILED_LOS=0`` leaves them out
+(the Python path answers, the same answers, two to three times slower a sightline).
+
 What it leaves out: burnt ground (G-19, ``Conditions.burnt``), which the Python path answers (its
 polygons are shapely's); the evidence words (``TableLOS._result``); off-table checks (the caller's).
 """
