@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import pickle
 from typing import TYPE_CHECKING
 
 from game.rules.command import command_status
@@ -68,25 +69,39 @@ def conditions(g: Game) -> dict:
 def scenario_summary(g: Game) -> dict:
     sc = g.scenario
     cond = conditions(g)
+    fixed = _fixed_summary(g)
     return {
         "id": sc.id, "title": sc.title, "source": sc.source, "briefing": sc.briefing,
         # the weather played: the scenario's, or the one rolled at setup (DD-9A.5)
         "table": {"width": sc.width, "height": sc.height}, "weather": g.state.weather,
         **({"conditions": cond} if cond else {}),
         "time_of_day": sc.time_of_day, "turns": sc.turns, "special_rules": list(sc.special_rules),
-        "features": [_feature(f) for f in sc.features],
-        # the scenario card every player reads (G-30): what each objective is worth, and the net VP
-        # that wins (rules.toml [victory])
-        "objectives": [{"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
-                        "polygon": [list(p) for p in o.polygon]} for o in sc.objectives],
-        "victory": {"allied_win": g.book.victory.allied_win, "insurgent_win": g.book.victory.insurgent_win,
-                    "clause": "G-30"},
-        # what an inch and a turn stand for (rules.toml [scale]): the table above and every distance are
-        # inches (DD-1.1), a turn is 2-3 minutes (DD-1.3)
-        "scale": {"unit": g.book.scale.unit, "metres_per_inch": g.book.scale.metres_per_inch,
-                  "figure_scale": g.book.scale.figure_scale, "turn_minutes": list(g.book.scale.turn_minutes),
-                  "clause": g.book.scale.clause},
+        **fixed,
     }
+
+
+def _fixed_summary(g: Game) -> dict:
+    """The parts of the summary that never change in a game (the features, the scenario card, the
+    scale), each view its own copy: made once a game (and again for another scenario or rulebook)."""
+    sc, book = g.scenario, g.book
+    kept = g.__dict__.get("_fixed_summary")
+    if kept is None or kept[0] is not sc or kept[1] is not book:
+        fixed = {
+            "features": [_feature(f) for f in sc.features],
+            # the scenario card every player reads (G-30): what each objective is worth, and the net VP
+            # that wins (rules.toml [victory])
+            "objectives": [{"id": o.id, "name": o.name, "side": o.side, "kind": o.kind, "vp": o.vp,
+                            "polygon": [list(p) for p in o.polygon]} for o in sc.objectives],
+            "victory": {"allied_win": book.victory.allied_win, "insurgent_win": book.victory.insurgent_win,
+                        "clause": "G-30"},
+            # what an inch and a turn stand for (rules.toml [scale]): the table above and every distance are
+            # inches (DD-1.1), a turn is 2-3 minutes (DD-1.3)
+            "scale": {"unit": book.scale.unit, "metres_per_inch": book.scale.metres_per_inch,
+                      "figure_scale": book.scale.figure_scale, "turn_minutes": list(book.scale.turn_minutes),
+                      "clause": book.scale.clause},
+        }
+        kept = g.__dict__["_fixed_summary"] = (sc, book, pickle.dumps(fixed, pickle.HIGHEST_PROTOCOL))
+    return pickle.loads(kept[2])
 
 
 def render_view(g: Game, side: str) -> dict:
