@@ -554,7 +554,7 @@ class ObcGame(Acts, Harm):
             return {**out, "band": band, "entry": self.t.mg_entry(band, col), "half": self.mg_half(m, tid)}
         if w.kind == "large_calibre":
             need = self.t.lcg_need(d)
-            if need is None:
-                return None
+            if need is None or (x is not None and m.weapon == "rpg"):
+                return None  # G-42 fires tanks and howitzers at men; a rocket launcher fires at vehicles
             return {**out, "need": need, "chance": round(firing.chance(max(need, 1), []), 4)}
         return None
