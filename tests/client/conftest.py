@@ -1,15 +1,65 @@
-"""Headless fixtures: one offscreen DinkyDauApp at a time (Panda3D allows one ShowBase per process)."""
+"""Headless fixtures: one offscreen DinkyDauApp at a time (Panda3D allows one ShowBase per process), a
+cache folder of its own for each test that starts warm with the run's bakes, and a clock driven by frames.
+
+Each test's cache folder (``$DINKYDAU_CACHE``: saves, autosaves, bakes) is its own, as before; what is
+shared is only what a bake writes under a content hash (the table's .glb, its light map, the painted mat,
+the models converted to .bam): hard-linked in from the run's store before the test, and what the test
+baked linked back after it, so a table is baked once a run, not once a test. The bakes themselves, cold,
+are tested in tests/world (test_bake.py, test_lightmap.py, test_table_caches.py) on folders of their own.
+"""
 
 from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
 
 import pytest
 
 from game.client.settings import ClientSettings
 
+BAKED = ("*.glb", "*.npy", "bam/*.bam")
+"""What a bake leaves in a cache folder under a content hash (never saves, never a half-written file)."""
+
+
+def _baked(folder: Path) -> list[Path]:
+    return [p.relative_to(folder) for pattern in BAKED for p in folder.glob(pattern)
+            if ".tmp" not in p.name and p.is_file() and not p.is_symlink()]
+
+
+def _link_all(src: Path, dst: Path) -> None:
+    for rel in _baked(src):
+        target = dst / rel
+        if target.exists():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # another worker linked it first, or a file system without links
+            os.link(src / rel, target)
+
+
+@pytest.fixture(scope="session")
+def bake_store(tmp_path_factory) -> Path:
+    """The run's bakes: one folder shared by the xdist workers of a run (their temp folders' parent)."""
+    base = tmp_path_factory.getbasetemp()
+    store = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "bakes"
+    store.mkdir(parents=True, exist_ok=True)
+    return store
+
 
 @pytest.fixture
-def make_app(tmp_path, monkeypatch):
-    monkeypatch.setenv("DINKYDAU_CACHE", str(tmp_path / "cache"))
+def warm_cache(tmp_path, bake_store) -> Path:
+    """A cache folder of the test's own (``tmp_path/cache``) holding the run's bakes so far; what the
+    test bakes joins the store when it ends."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    _link_all(bake_store, cache)
+    yield cache
+    _link_all(cache, bake_store)
+
+
+@pytest.fixture
+def make_app(warm_cache, monkeypatch):
+    monkeypatch.setenv("DINKYDAU_CACHE", str(warm_cache))
     apps = []
 
     def make(factory=None, size=(640, 360), shadows=False):
@@ -22,3 +72,16 @@ def make_app(tmp_path, monkeypatch):
     yield make
     for app in apps:
         app.shutdown()
+
+
+@pytest.fixture
+def frame_clock():
+    """Each frame advances the clock by exactly 1/10 s (as ``dinkydau film`` does at its frame rate;
+    ``frame_clock.set_frame_rate`` changes it); back to real time at the end."""
+    import panda3d.core as p3d
+
+    clock = p3d.ClockObject.get_global_clock()
+    clock.set_mode(p3d.ClockObject.M_non_real_time)
+    clock.set_frame_rate(10)
+    yield clock
+    clock.set_mode(p3d.ClockObject.M_normal)

@@ -47,13 +47,13 @@ def test_demo_plays_cycles_hands_over_and_returns(make_app):
     demo.stop()
 
 
-def test_demo_offscreen_command_advances_and_cycles(tmp_path):
+def test_demo_offscreen_command_advances_and_cycles(warm_cache):
     real_engine_or_skip()
-    # one scenario (its table baked once into the fresh cache): the command's loop, not the bakes, is timed
+    # one scenario (its table baked once a run, conftest.warm_cache): the command's loop, not the bakes, is timed
     code = ("import sys; from game.client.app import main; sys.exit(main(['--demo', 'village_sweep', '--offscreen', "
             "'--frames', '300', '--size', '320x180', '--no-shadows', '--pace', '0', '--max-game-minutes', '0.04', "
             "'--seed', '5']))")
-    env = dict(os.environ, DINKYDAU_CACHE=str(tmp_path / "cache"))
+    env = dict(os.environ, DINKYDAU_CACHE=str(warm_cache))
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     summary = json.loads(r.stdout.strip().splitlines()[-1])
@@ -66,13 +66,13 @@ def test_demo_args():
     assert parse_args([]).idle_minutes == 3.0
 
 
-def test_demo_soak_runs_a_simulated_stretch_and_exits(tmp_path):
+def test_demo_soak_runs_a_simulated_stretch_and_exits(warm_cache):
     # issue 11: `dinkydau demo --soak HOURS --offscreen` plays the loop on a simulated clock, the
     # presenter instant, printing the games and the memory as it goes, and exits 0 at the end.
     real_engine_or_skip()
     code = ("import sys; from game.client.app import main; sys.exit(main(['--demo', 'village_sweep', '--offscreen', "
             "'--soak', '0.005', '--soak-report', '0.1', '--size', '160x90', '--no-shadows', '--seed', '5']))")
-    env = dict(os.environ, DINKYDAU_CACHE=str(tmp_path / "cache"))
+    env = dict(os.environ, DINKYDAU_CACHE=str(warm_cache))
     t = time.monotonic()
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr[-2000:]

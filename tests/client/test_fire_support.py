@@ -34,15 +34,6 @@ def recording(name: str) -> dict:
     return json.loads(gzip.decompress((FIXTURES / f"{name}.json.gz").read_bytes()))
 
 
-@pytest.fixture
-def frame_clock():
-    clock = p3d.ClockObject.get_global_clock()
-    clock.set_mode(p3d.ClockObject.M_non_real_time)
-    clock.set_frame_rate(10)
-    yield clock
-    clock.set_mode(p3d.ClockObject.M_normal)
-
-
 def table(make_app, rec: dict, side: str = "referee", start=None):
     app = make_app(FakeEngine, size=(320, 180))
     app.viewing, app.mode = side, "watch"

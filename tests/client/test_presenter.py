@@ -11,7 +11,6 @@ import math
 import re
 from pathlib import Path
 
-import panda3d.core as p3d
 import pytest
 
 from game.client import presenter as pr
@@ -28,16 +27,6 @@ def recording(name: str) -> dict:
 
 def all_recordings() -> list[dict]:
     return [json.loads(gzip.decompress(p.read_bytes())) for p in sorted(FIXTURES.glob("*.json.gz"))]
-
-
-@pytest.fixture
-def frame_clock():
-    """Each frame advances the clock by exactly 1/10 s (as ``dinkydau film`` does at its frame rate)."""
-    clock = p3d.ClockObject.get_global_clock()
-    clock.set_mode(p3d.ClockObject.M_non_real_time)
-    clock.set_frame_rate(10)
-    yield clock
-    clock.set_mode(p3d.ClockObject.M_normal)
 
 
 def table_from(make_app, rec: dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -24,7 +25,9 @@ def click_world(app, x, y, z=0.1):
     app.click_at(app.ray_at(film))
 
 
-def real_engine_or_skip():
+@functools.cache
+def _engine_fault() -> str | None:
+    """Why the engine process does not answer here (None: it does); asked once a test process."""
     try:
         from game.engine.client import EngineProcess
 
@@ -34,7 +37,14 @@ def real_engine_or_skip():
         finally:
             engine.close()
     except Exception as exc:  # noqa: BLE001 - the engine is someone else's work in progress
-        pytest.skip(f"the engine process is not available: {exc}")
+        return str(exc)
+    return None
+
+
+def real_engine_or_skip():
+    fault = _engine_fault()
+    if fault is not None:
+        pytest.skip(f"the engine process is not available: {fault}")
 
 
 def test_select_and_move_against_the_engine_process(make_app):
