@@ -219,6 +219,7 @@ def test_each_event_plays_and_leaves_nothing_behind(table):
     errors = []
     pres.on_error = errors.append
     pres.set_speed(1.0)
+    app.base.win.set_active(False)  # the timelines run on the frame clock; no pictures are needed here
     view = tunnel_view("allied", rat_in="j1")
     app.handle_events(_events(), view)
     opened = False
