@@ -1396,7 +1396,7 @@ class TableLOS:
         n = len(eyes)
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         out = np.empty((n, self._fast_width))
-        sl.sight_many(*self._fast, self._fast_conditions(conditions), eyes, targets, dist, early, out)
+        sl.sight_many(*self._fast, self._fast_conditions(conditions), eyes, targets, dist, early, False, out)
         hulls = self._hulls(conditions)
         wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
         return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
@@ -1550,7 +1550,7 @@ class TableLOS:
             self._on_table(dst[:, :2], "sightline to")
             out = np.empty((SIGHTLINES, self._fast_width))
             _sl.sight_many(*self._fast, self._fast_conditions(conditions), src, dst, np.full(SIGHTLINES, edge), True,
-                           out)
+                           True, out)
             vis = out[:, _sl.O_VIS] != 0.0
             count = int(vis.sum())
             pick = int(np.argmax(vis)) if count else 0

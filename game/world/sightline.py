@@ -419,8 +419,10 @@ def _find(keys, n, p):
 
 
 @njit(cache=True, nogil=True)
-def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
-    """``TableLOS._sight`` for one sightline, written into ``out`` (see ``O_*``); burnt ground left out."""
+def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear, out):
+    """``TableLOS._sight`` for one sightline, written into ``out`` (see ``O_*``); burnt ground left out.
+    ``clear``: first ask the plan grid whether the sightline runs over open ground alone (the same
+    answer either way; it spares the casts of a lone sightline, and costs a batch more than it saves)."""
     C = H[H_C]
     for c in range(C):
         out[O_INCHES + c] = 0.0
@@ -474,7 +476,7 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
                         False, -1, -1, -1, INF, ux, uy, uz, length)
                 return
             hull, hull_t = k, at * length
-    if _clear(F, N, H, ex, ey, tx, ty, _pmin(ez, tz)):
+    if clear and _clear(F, N, H, ex, ey, tx, ty, _pmin(ez, tz)):
         _answer(out, not smoke and hull < 0 and dist <= cutoff + 1e-9, dist, cutoff, limit, INF, -1, smoke, -1,
                 INF, elevated, False, False, False, True, -1, -1, hull, hull_t, ux, uy, uz, length)
         return
@@ -516,9 +518,8 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
 
     # 3. canopy: every boundary crossed, in order (see TableLOS._sight)
     part_t = _inside1(F, N, H, P, R, tx, ty, tz)
-    part_e = _inside1(F, N, H, P, R, ex, ey, ez)
     maxh = H[H_MAXHITS]
-    pend_p, pend_t, pend_open, iv_kind, iv_p, iv_t0, iv_t1, top_t, top_p, sp_c, sp_t0, sp_kind, sp_p, sp_t1 = W
+    pend_p, pend_t, pend_open, pend_x, iv_kind, iv_p, iv_t0, iv_t1, top_t, top_p, sp_c, sp_t0, sp_kind, sp_p, sp_t1 = W
     npend = niv = ntop = 0
     exit_e = np.nan
     last_entry_t = np.nan
@@ -542,7 +543,7 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
                 if i < 0:
                     i = npend
                     npend += 1
-                    pend_p[i] = p
+                    pend_p[i], pend_x[i] = p, np.nan
                 pend_t[i], pend_open[i] = t_abs, True
                 if p == part_t:
                     last_entry_t = t_abs
@@ -555,14 +556,14 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
                         iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 0, p, pend_t[i], t_abs
                         niv += 1
                         pend_open[i] = False
+                    if pend_x[i] != pend_x[i]:
+                        pend_x[i] = t_abs
                 else:
                     iv_kind[niv], iv_p[niv], iv_t0[niv], iv_t1[niv] = 0, p, 0.0, t_abs
                     niv += 1
                     i = npend
                     npend += 1
-                    pend_p[i], pend_open[i] = p, False
-                if p == part_e and exit_e != exit_e:
-                    exit_e = t_abs
+                    pend_p[i], pend_open[i], pend_x[i] = p, False, t_abs
             start += t + step
             if early and entering and p != part_t and F[pcut + p] < dist - 1e-9 and t_abs > 0:
                 reach = _pmin(kill_plan * 1.01 / _pmax(hfac, 1e-12), length - start)
@@ -571,6 +572,12 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, out):
                     _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
                             False, -1, -1, -1, INF, ux, uy, uz, length)
                     return
+    # the eye's volume, asked only now (a sightline dropped above never needs it), and its first exit
+    part_e = _inside1(F, N, H, P, R, ex, ey, ez)
+    if part_e >= 0:
+        i = _find(pend_p, npend, part_e)
+        if i >= 0:
+            exit_e = pend_x[i]
     span_e = span_t = 0.0
     if part_e >= 0:
         span_e = _band_span1(F, N, H, P, R, ex, ey, ez, ux, uy, uz, part_e,
@@ -662,7 +669,7 @@ def _workspace(H):
     """The lists one sightline fills as it goes (volumes open, intervals, tops, spans), made once."""
     maxh = H[H_MAXHITS]
     cap = 2 * maxh + 4
-    return (np.empty(maxh, np.int64), np.empty(maxh, np.float64), np.empty(maxh, np.bool_),
+    return (np.empty(maxh, np.int64), np.empty(maxh, np.float64), np.empty(maxh, np.bool_), np.empty(maxh, np.float64),
             np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.float64),
             np.empty(maxh, np.float64), np.empty(maxh, np.int64),
             np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.int64), np.empty(cap, np.int64),
@@ -672,18 +679,18 @@ def _workspace(H):
 @njit(cache=True, nogil=True)
 def sight(F, N, H, P, Qc, ex, ey, ez, tx, ty, tz, distance, early, out):
     """One sightline (``distance`` NaN: its plan length) into ``out``."""
-    _sight(F, N, H, P, Qc, _ray_buffer(), _workspace(H), ex, ey, ez, tx, ty, tz, distance, early, out)
+    _sight(F, N, H, P, Qc, _ray_buffer(), _workspace(H), ex, ey, ez, tx, ty, tz, distance, early, True, out)
 
 
 @njit(cache=True, nogil=True)
-def sight_many(F, N, H, P, Qc, eyes, targets, distance, early, out):
+def sight_many(F, N, H, P, Qc, eyes, targets, distance, early, clear, out):
     """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into the
-    rows of ``out``."""
+    rows of ``out`` (``clear``: as :func:`_sight`)."""
     R = _ray_buffer()
     W = _workspace(H)
     for i in range(eyes.shape[0]):
         _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
-               distance[i], early, out[i])
+               distance[i], early, clear, out[i])
 
 
 # -- packing ------------------------------------------------------------------------------------------
