@@ -58,26 +58,37 @@ def test_hot_lz_plays_to_its_end_and_its_save_replays():  # OBC-14, OBC-47, G-42
     assert hello["obc"]["scenarios"] == ["hot_lz"]
     r = eng.call("game.new", {"scenario": short(4), "seed": 5, "referee": True, "side": "referee",
                               "players": {"allied": "ai", "insurgent": "ai"}})
-    gid, steps, leaks = r["game"], 0, 0
+    gid, steps, leaks, told = r["game"], 0, 0, 0
     los = sight.table(build(short(4), "hot_lz"))
+    enemy = {side: {m["id"] for m in eng.call("game.view", {"game": gid, "side": "referee"})["men"]
+                    if m["side"] != side} for side in ("allied", "insurgent")}
+    seen = {"allied": set(), "insurgent": set()}
     while True:
-        if steps % 7 == 0:
-            ref = eng.call("game.view", {"game": gid, "side": "referee"})
-            fired = {e["firer"] for e in eng.call("game.events", {"game": gid, "side": "referee"})["events"]
-                     if e.get("firer") and e.get("type") == "roll"}
-            for side in ("allied", "insurgent"):
-                view = eng.call("game.view", {"game": gid, "side": side})
-                shown = {m["id"] for m in view["men"] if m["side"] != side} | \
-                        {v["id"] for v in view["vehicles"] if v["side"] != side}
-                leaks += len(shown - seen_by(ref, side, los) - fired)
-                assert all("squad" not in m for m in view["men"] if m["side"] != side)  # orders: the owner's
-                assert all(q["side"] == side for q in view["squads"])
+        ref = eng.call("game.view", {"game": gid, "side": "referee"})
+        fired = {e["firer"] for e in eng.call("game.events", {"game": gid, "side": "referee"})["events"]
+                 if e.get("firer") and e.get("type") == "roll"}
+        for side in ("allied", "insurgent"):
+            view = eng.call("game.view", {"game": gid, "side": side})
+            shown = {m["id"] for m in view["men"] if m["side"] != side} | \
+                    {v["id"] for v in view["vehicles"] if v["side"] != side}
+            now = seen_by(ref, side, los) | fired
+            leaks += len(shown - now)
+            seen[side] |= now
+            assert all("squad" not in m for m in view["men"] if m["side"] != side)  # orders: the owner's
+            assert all(q["side"] == side for q in view["squads"])
+        before = {side: len(eng.call("game.events", {"game": gid, "side": side})["events"]) for side in seen}
         st = eng.call("game.step", {"game": gid, "side": "referee"})
+        ref = eng.call("game.view", {"game": gid, "side": "referee"})
+        for side in seen:  # every enemy a side's events name is one it saw, before the act or after it
+            seen[side] |= seen_by(ref, side, los)
+            for e in eng.call("game.events", {"game": gid, "side": side, "since": before[side]})["events"]:
+                named = {e.get(k) for k in ("man", "target", "firer")} | set(e.get("men") or [])
+                told += len((named & enemy[side]) - seen[side] - {e.get("firer")})  # a firer shows himself
         steps += 1
         if st["over"]:
             break
         assert steps < 3000
-    assert leaks == 0
+    assert leaks == 0 and told == 0
     end = eng.call("game.view", {"game": gid, "side": "referee"})
     assert end["over"] and end["result"]["reason"] and "score" in end["result"]
     events = eng.call("game.events", {"game": gid, "side": "referee"})["events"]

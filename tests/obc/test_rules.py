@@ -272,3 +272,49 @@ def test_one_man_carries_a_disabled_man_at_half_speed():  # OBC-42
     assert not g.preview("allied", {"type": "move", "man": "ldr", "to": [10, 13.1]})["legal"]
     g.act("allied", {"type": "move", "man": "ldr", "to": [10, 13]})
     assert (g.state.men["a"].x, g.state.men["a"].y) == (10, 13)
+
+
+def test_a_flying_chopper_cannot_be_aimed_at_by_a_mortar():  # OBC-28, G-42
+    g = game(table([man("ldr", [10, 10])], [man("v", [20, 30], "mortar60")], extra=chopper([20, 20], 6)), "insurgent")
+    activate(g, "vc")
+    assert g.preview("insurgent", {"type": "fire", "man": "v", "at": [20, 20]})["legal"] is False
+    with pytest.raises(IllegalAction) as exc:
+        g.act("insurgent", {"type": "fire", "man": "v", "at": [20, 20]})
+    assert exc.value.clause == "OBC-28; G-42"
+    with pytest.raises(IllegalAction, match="range"):
+        g.act("insurgent", {"type": "fire", "man": "v", "at": [20, 25]})  # 5": inside the 60 mm's 6" (G-42)
+
+
+def test_an_mg_with_one_crewman_left_moves_half():  # OBC-5
+    us = [man("ldr", [10, 10], "mg", team="m60"), man("ab", [11, 10], team="m60")]
+    g = game(table(us, [man("v", [40, 45])]))
+    assert g.reach(g.state.men["ldr"], False) == 6
+    g.state.men["ab"].status = "dead"
+    assert g.reach(g.state.men["ldr"], False) == 3
+
+
+def test_running_lasts_one_turn():  # OBC-8
+    g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])]))
+    activate(g, "us")
+    g.act("allied", {"type": "move", "man": "ldr", "to": [10, 19], "run": True})
+    g.state.turn += 1  # the next turn (set by hand)
+    g.state.men["ldr"].moved, g.state.men["ldr"].acted, g.state.men["ldr"].done = 0.0, False, False
+    assert g.may_run(g.state.men["ldr"]) is False
+    with pytest.raises(IllegalAction) as exc:
+        g.act("allied", {"type": "move", "man": "ldr", "to": [10, 21], "run": True})
+    assert exc.value.clause == "OBC-8"
+
+
+def test_a_man_out_of_command_fires_at_minus_one():  # OBC-17
+    g = game(table([man("ldr", [10, 10]), man("far", [30, 10])], [man("v", [30, 15])]))
+    activate(g, "us", independent_d6=1)
+    mods = g.preview("allied", {"type": "fire", "man": "far", "target": "v"})["modifiers"]
+    assert {"name": "out of command", "value": -1, "clause": "OBC-17"} in mods
+
+
+def test_a_man_boards_a_landed_chopper():  # OBC-4, OBC-11
+    g = game(table([man("ldr", [20, 16])], [man("v", [40, 45])], extra=chopper([20, 20], 0)))
+    activate(g, "us")
+    assert g.preview("allied", {"type": "move", "man": "ldr", "to": [20, 20]})["legal"]
+    g.act("allied", {"type": "embus", "man": "ldr", "vehicle": "h"})  # 4" + 2" for getting in
+    assert g.state.men["ldr"].aboard == "h" and g.state.vehicles["h"].passengers == ["ldr"]
