@@ -32,6 +32,11 @@ from each stand's eye (on its base edge nearest the other) to sample points on t
 figures (a vehicle's eye at its own ``eye`` height, its sample points on its hull top), both ways; the rule
 distance is base edge to base edge (DESIGN §3).
 
+The steps above run compiled (``game.world.sightline``, numba around Embree's own casts) for the single
+path, stand-to-stand checks and batched traces alike; the Python path here gives the same answers to the
+last bit and answers where the compiled code cannot run: burnt ground (G-19), no numba, no direct
+Embree path, or ``DINKYDAU_COMPILED_LOS=0`` (tests/world/test_compiled_sight.py holds the two together).
+
 What this module leaves out: spotting, cover and who may act on what is seen (``game.rules``); firing
 arcs; real doors and windows (a stand within the wall band sees out through any wall it is near, a
 masonry building as a hootch: the engine's reading of G-01 T11).
