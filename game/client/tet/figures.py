@@ -1,11 +1,12 @@
 """Tet '68's figures on the table: one 20 mm man per figure of the view, placed and turned by its ``x``, ``y``,
 ``facing`` and ``pose``, his side shown by shape as well as colour.
 
-A figure's model is ``models/tet_<faction>_<pose>.glb`` where the library has it (the faction from the view's
-``faction``, else the side's: Marines, VC); where it has none, a man is built here from simple solids in the
-pose (standing, kneeling, prone, at a window, leaning), 1.8" tall standing as the rules' tables have him.
-The side reads by shape: a Marine wears a round steel helmet on a round base, a VC or NVA fighter a conical
-hat or a pith helmet on a square base; the base's rim is the side's colour-blind-safe colour. Names show on
+A figure's model is ``models/tet_<troop>_<weapon>_<pose>.glb`` or ``tet_<troop>_<pose>.glb`` where the
+library has it (``models/build_tet_figures.py``: facing +x, 1.8" tall; the troop from the view's ``troop``
+or ``faction``, else the side's: Marines, VC); where it has none, a man is built here from simple solids in
+the pose. The side reads by shape as well as colour: the troops' headgear and dress (a Marine's helmet and
+flak vest, a VC's bare head and black pyjamas, an NVA's pith helmet), and the base's rim in the side's
+colour-blind-safe colour. Names show on
 hover and selection (and for the figures whose go it is); a ducked figure carries a "DUCKED" tab, a dead
 one lies down, grey.
 
@@ -25,12 +26,14 @@ import trimesh
 import trimesh.creation as tc
 
 from game.client import geom
-from game.client.pieces import SELECTED_COLOR, SIDE_COLORS, text_node
+from game.client.pieces import SELECTED_COLOR, SIDE_COLORS, stand_bin, text_node
 
 HEIGHT = 1.8
 """A standing man's height on the table, inches (the rules' figure: 1.8 m at 1" = 1 m)."""
 EYE = 1.68
 PICK_R = 0.45
+BASE_R = 0.3
+"""A figure's base, inches (the models' 0.6" round base: he stands 0.3" behind a wall at a window)."""
 FACTION = {"allied": "marine", "insurgent": "vc"}
 UNIFORM = {"marine": (0.30, 0.34, 0.20, 1), "arvn": (0.36, 0.40, 0.26, 1), "vc": (0.10, 0.10, 0.11, 1),
            "nva": (0.42, 0.44, 0.30, 1)}
@@ -93,9 +96,14 @@ def man_parts(faction: str, pose: str, weapon: str) -> list[tuple[trimesh.Trimes
 
 
 def build_man(name: str, faction: str, pose: str, weapon: str) -> p3d.NodePath:
-    """A man in a pose as one node (facing +y, feet at the origin)."""
+    """A man in a pose as one node (facing +x as the models do, feet at the origin), on a plain base."""
     root = p3d.NodePath(name)
-    upper = root.attach_new_node("body")
+    turned = root.attach_new_node("turned")
+    turned.set_h(-90)  # built facing +y
+    base = tc.cylinder(BASE_R, 0.08, sections=24)
+    base.apply_translation((0, 0, 0.04))
+    turned.attach_new_node(geom.trimesh_node("base", base, BASE))
+    upper = turned.attach_new_node("body")
     for k, (mesh, color) in enumerate(man_parts(faction, pose, weapon)):
         upper.attach_new_node(geom.trimesh_node(f"{name}-{k}", mesh, color))
     upper.flatten_strong()
@@ -148,7 +156,7 @@ class TetFigures:
         self.elements = figs
         self.acting = set(view.get("acting") or [])
         for fid, f in figs.items():
-            faction = str(f.get("faction") or FACTION.get(f.get("side"), "vc"))
+            faction = str(f.get("troop") or f.get("faction") or FACTION.get(f.get("side"), "vc"))
             alive = f.get("alive", True)
             key = (faction, f.get("pose", "standing"), f.get("weapon", ""), alive)
             piece = self.figures.get(fid)
@@ -172,30 +180,26 @@ class TetFigures:
         pose, weapon, alive = key[1], key[2], key[3]
         node = self.root.attach_new_node(f"figure-{fid}")
         node.set_tag("figure", fid)
-        model_key = f"tet_{faction}_{pose if alive else 'prone'}"
-        if self.library is not None and self.library.has(model_key):
-            man = self.library.instance(model_key, node)
+        shown = pose if alive else "prone"  # the dead lie where they fell, greyed
+        keys = [f"tet_{faction}_{weapon}_{shown}", f"tet_{faction}_{shown}"]
+        key_found = next((k for k in keys if self.library is not None and self.library.has(k)), None)
+        if key_found is not None:
+            man = self.library.instance(key_found, node)
+            # its first faces are its soft shadow (models/build_models.py): blended, after the table
+            man.set_transparency(p3d.TransparencyAttrib.M_alpha, 1)
+            man.set_bin(stand_bin(), 0)
         else:
-            man = build_man(f"man-{fid}", faction, pose if alive else "prone", weapon)
+            man = build_man(f"man-{fid}", faction, shown, weapon)
             man.reparent_to(node)
         if not alive:
             man.set_color_scale(*DEAD)
         color = SIDE_COLORS.get(side, (0.8, 0.8, 0.8, 1))
-        if side == "allied":  # a round base
-            base = tc.cylinder(0.42, 0.08, sections=24)
-            rim = [geom.circle_points(0, 0, 0.45, 0.09, 32)]
-        else:  # a square base
-            base = tc.box(extents=(0.8, 0.8, 0.08))
-            h = 0.42
-            rim = [[(-h, -h, 0.09), (h, -h, 0.09), (h, h, 0.09), (-h, h, 0.09), (-h, -h, 0.09)]]
-        base.apply_translation((0, 0, 0.04))
-        node.attach_new_node(geom.trimesh_node("base", base, BASE))
-        geom.lines("rim", rim, color, 3.0).reparent_to(node)
-        ring = geom.lines("ring", [geom.circle_points(0, 0, 0.62, 0.1, 40)], SELECTED_COLOR, 4.0)
+        geom.lines("rim", [geom.circle_points(0, 0, BASE_R + 0.02, 0.085, 32)], color, 3.0).reparent_to(man)
+        ring = geom.lines("ring", [geom.circle_points(0, 0, BASE_R + 0.15, 0.1, 40)], SELECTED_COLOR, 4.0)
         ring.reparent_to(node)
         ring.hide()
         name = f.get("name", fid)
-        label = text_node(name, 0.34, color, parent=self.root)
+        label = text_node(name, 0.26, color, parent=self.root)
         return FigurePiece(fid, side, node, man, label, ring, key)
 
     def place(self, fid: str, x: float, y: float, facing: float) -> None:
@@ -205,7 +209,7 @@ class TetFigures:
             return
         z = self.height_at(x, y)
         piece.node.set_pos(x, y, z)
-        piece.man.set_h(facing - 90.0)
+        piece.man.set_h(facing)  # facing 0 is east, as the models are built
         piece.label.set_pos(x, y, z + HEIGHT + 0.45)
 
     def position(self, fid: str) -> p3d.LPoint3 | None:
