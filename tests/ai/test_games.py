@@ -1,17 +1,26 @@
-"""Whole AI-vs-AI games end cleanly on every shipped scenario and Threat Level; simulate reports them."""
+"""Whole AI-vs-AI games end cleanly on every shipped scenario and at every Threat Level; simulate reports them."""
 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from game.ai import simulate
 from game.rules.scenario import shipped_scenarios
 
+LEVELS = [(1, 1), (2, 2), (3, 3)]
+"""(seed, Threat Level): a game at each level (DD-10.5)."""
+ALL_LEVELS = os.environ.get("DINKYDAU_FULL_VOLUME") == "1"
+"""``make test`` plays each scenario once, the levels taking turns over the scenarios in order (1, 2, 3,
+1, ...: each level on two or three tables); ``benchmarks/full_volume.py`` (DINKYDAU_FULL_VOLUME=1) plays
+every scenario at every level."""
+GAMES = [(sc, *lv) for i, sc in enumerate(sorted(shipped_scenarios()))
+         for lv in (LEVELS if ALL_LEVELS else [LEVELS[i % len(LEVELS)]])]
 
-@pytest.mark.parametrize("scenario", sorted(shipped_scenarios()))
-@pytest.mark.parametrize("seed, threat", [(1, 1), (2, 2), (3, 3)])
+
+@pytest.mark.parametrize("scenario, seed, threat", GAMES)
 def test_full_game_ends_cleanly(scenario, seed, threat):
     from game.rules.scenario import resolve_scenario
 

@@ -21,6 +21,7 @@ Position, a bad target, a bad mode, the wrong impulse, the game over ...):
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -39,8 +40,9 @@ SOLO = {"allied": "human", "insurgent": "ai"}
 GAMES = [("village_sweep", 11, HOT_SEAT), ("rubber_plantation", 12, HOT_SEAT), ("search_and_destroy", 14, SOLO)]
 """``search_and_destroy`` is a solo table: its Insurgent force is the Jungle Ghost's (DD-10.3), whose
 offers are checked before the Ghost takes its turn."""
-STEPS = 30
-"""Impulses played per game (each checks a few offers and some thirty broken variants of them)."""
+STEPS = 30 if os.environ.get("DINKYDAU_FULL_VOLUME") == "1" else 16
+"""Impulses played per game (each checks a few offers and some thirty broken variants of them): 16 in
+``make test``, 30 in ``benchmarks/full_volume.py``."""
 
 
 def footprint(g: Game) -> tuple:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from types import SimpleNamespace
 
 import pytest
@@ -57,13 +58,21 @@ def fill(action: dict, rng: Dice) -> dict:
     return out
 
 
-@pytest.mark.parametrize("seed", [4, 9])
-@pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation"])
-@pytest.mark.parametrize("sight", [None, clear_sight], ids=["real LOS", "clear sight"])
+SIGHTS = {"real LOS": None, "clear sight": clear_sight}
+RANDOM_GAMES = [("village_sweep", "real LOS", 4), ("village_sweep", "clear sight", 9),
+                ("rubber_plantation", "real LOS", 9), ("rubber_plantation", "clear sight", 4)]
+"""Each table with real and with clear sight, the seeds 4 and 9 taking turns; ``benchmarks/full_volume.py``
+(DINKYDAU_FULL_VOLUME=1) plays each table and sight with both seeds."""
+if os.environ.get("DINKYDAU_FULL_VOLUME") == "1":
+    RANDOM_GAMES = [(sid, sight, seed) for sid in ("village_sweep", "rubber_plantation") for sight in SIGHTS
+                    for seed in (4, 9)]
+
+
+@pytest.mark.parametrize("sid, sight, seed", RANDOM_GAMES, ids=[f"{s}-{n}-{d}" for s, n, d in RANDOM_GAMES])
 def test_every_listing_of_a_random_game_equals_a_fresh_one(sid, sight, seed):
     """Moves, fire, pins, reveals, casualties, new turns: after each action, accepted or refused, the
     listings equal those of a game restored from the serialized state."""
-    g = new_game(sid, seed, sight)
+    g = new_game(sid, seed, SIGHTS[sight])
     rng = Dice(seed_streams(seed + 7))
     kinds = set()
     for _ in range(160):
