@@ -348,6 +348,7 @@ class Acts:
         feat = next((f for f in self.scenario.features if f.id == into), None)
         what = ("lorry" if v.soft else "armour") if v is not None else ("hootch" if feat.type == "hootch" else "room")
         ok, evs = firing.grenade(self.dice, self.t, m.id, what)
+        evs[0]["text"] = evs[0]["text"].replace(m.id, m.name, 1)
         for ev in evs:
             self.emit(ev)
         if not ok:
@@ -386,7 +387,7 @@ class Acts:
         s = self.state
         x, v = s.men.get(tid), s.vehicles.get(tid)
         if kind == "small_arms":
-            hit, evs = firing.rifle_shot(self.dice, m.id, tid, shot["band"], shot["need"], shot["modifiers"])
+            hit, evs = firing.rifle_shot(self.dice, m.id, tid, shot["band"], shot["need"], shot["modifiers"], m.name)
             for ev in evs:
                 self.emit(ev)
             if hit and x is not None:
@@ -404,7 +405,7 @@ class Acts:
 
     def _burst(self, side, m: Man, at, col: str, band: str, half: list[str], v: Vehicle | None, blind: bool) -> None:
         """OBC-23, OBC-26: one MG burst on the 3" square round the aim, the hits one per man, nearest first."""
-        hits, evs = firing.mg_burst(self.dice, self.t, m.id, band, col, half)
+        hits, evs = firing.mg_burst(self.dice, self.t, m.id, band, col, half, m.name)
         for ev in evs:
             self.emit(ev)
         if v is not None:
@@ -449,7 +450,7 @@ class Acts:
         m.fired = True
         self.state.revealed.append(m.id)
         mods = firing.rifle_mods(self.t, m.moved == 0, False, not self.in_zone(m), m.wounds > 0)
-        hit, evs = firing.rifle_shot(self.dice, m.id, "cover", need[0], need[1], mods)
+        hit, evs = firing.rifle_shot(self.dice, m.id, "cover", need[0], need[1], mods, m.name)
         for ev in evs:
             self.emit(ev)
         seen = self.sees(side)
@@ -499,7 +500,7 @@ class Acts:
     def _fire_lcg(self, side: str, m: Man, shot: dict, x: Man | None, v: Vehicle | None) -> None:
         """OBC-33 - OBC-35, G-42: a large-calibre gun or rocket: to hit; a soft vehicle is destroyed, armour
         rolls its effect (riders: 1d6 killed); a man takes the HE burst on his square."""
-        hit, evs = firing.lcg_hit(self.dice, self.t, m.id, shot["distance"])
+        hit, evs = firing.lcg_hit(self.dice, self.t, m.id, shot["distance"], m.name)
         for ev in evs:
             self.emit(ev)
         if not hit:

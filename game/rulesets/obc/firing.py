@@ -51,8 +51,9 @@ def chance(need: int, mods: list[dict]) -> float:
     return max(0, min(6, 7 - net)) / 6
 
 
-def rifle_shot(dice: Dice, firer: str, target: str, band: str, need: int, mods: list[dict]) -> tuple[bool, list[dict]]:
-    ok, _, ev = test(dice, "to hit", need, mods, "OBC-19; OBC-21", firer, firer=firer, target=target)
+def rifle_shot(dice: Dice, firer: str, target: str, band: str, need: int, mods: list[dict], who: str = ""
+               ) -> tuple[bool, list[dict]]:
+    ok, _, ev = test(dice, "to hit", need, mods, "OBC-19; OBC-21", who or firer, firer=firer, target=target)
     ev["band"] = band
     return ok, [ev]
 
@@ -74,7 +75,8 @@ def mg_half(t: Tables, fleeting: bool, moved_half: bool, vehicle: str | None, ve
     return why
 
 
-def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[str]) -> tuple[int, list[dict]]:
+def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[str], who: str = ""
+             ) -> tuple[int, list[dict]]:
     """OBC-23, OBC-24, OBC-26: the casualties (hits) of one burst: the total of the dice named, or one on a
     single score; half effect rounds down, or -1 on a single score."""
     entry = t.mg_entry(band, col)
@@ -82,7 +84,7 @@ def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[
         return 0, []
     mods = [mod(w, t.mg_rules.half_single, "OBC-24") for w in half[:1]] if entry.endswith("+") else []
     if entry.endswith("+"):
-        ok, _, ev = test(dice, "MG burst", int(entry[0]), mods, "OBC-23; OBC-26", firer, firer=firer)
+        ok, _, ev = test(dice, "MG burst", int(entry[0]), mods, "OBC-23; OBC-26", who or firer, firer=firer)
         ev.update({"band": band, "column": col, "entry": entry, "hits": int(ok)})
         return int(ok), [ev]
     value, rolls = total(dice, entry)
@@ -90,7 +92,7 @@ def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[
     return hits, [{"type": "roll", "purpose": "MG burst", "firer": firer, "dice": entry, "rolls": rolls,
                    "modifiers": [mod(f"half effect: {w}", 0, "OBC-24") for w in half], "result": hits,
                    "band": band, "column": col, "entry": entry, "clause": "OBC-23; OBC-24; OBC-26",
-                   "text": f"{firer}: MG burst, {entry} at {band} range against {col}: {value}"
+                   "text": f"{who or firer}: MG burst, {entry} at {band} range against {col}: {value}"
                            + (f", halved: {hits}" if half else "") + f" hit{'s' * (hits != 1)}"}]
 
 
@@ -119,7 +121,7 @@ def in_square(cx: float, cy: float, side: float, x: float, y: float) -> bool:
     return cx - h <= x <= cx + h and cy - h <= y <= cy + h
 
 
-def lcg_hit(dice: Dice, t: Tables, firer: str, distance: float) -> tuple[bool, list[dict]]:
+def lcg_hit(dice: Dice, t: Tables, firer: str, distance: float, who: str = "") -> tuple[bool, list[dict]]:
     """OBC-34, C-33: a large-calibre gun or rocket launcher hits on floor(range / 6) + 1; 1 or less hits
     without a roll; past its reach never."""
     need = t.lcg_need(distance)
@@ -127,8 +129,8 @@ def lcg_hit(dice: Dice, t: Tables, firer: str, distance: float) -> tuple[bool, l
         return False, []
     if need <= 1:
         return True, [{"type": "rule", "purpose": "to hit", "firer": firer, "clause": "OBC-34; C-33",
-                       "text": f"{firer}: under {t.large_calibre.step:g}\", a sure hit"}]
-    ok, _, ev = test(dice, "to hit (large calibre)", need, [], "OBC-34; C-33", firer, firer=firer)
+                       "text": f"{who or firer}: under {t.large_calibre.step:g}\", a sure hit"}]
+    ok, _, ev = test(dice, "to hit (large calibre)", need, [], "OBC-34; C-33", who or firer, firer=firer)
     ev["distance"] = round(distance, 2)
     return ok, [ev]
 

@@ -117,7 +117,7 @@ class Harm:
         q.in_command_left = q.authority if lead is not None and lead.able else 0
         self.emit({"type": "roll", "purpose": "independent men", "squad": q.id, "dice": "half_d6", "rolls": [d6],
                    "modifiers": [], "result": n, "clause": "OBC-16; G-42",
-                   "text": f"{q.name}: {n} men may act on their own; authority {q.in_command_left}"}, q.side)
+                   "text": f"{q.name}: {n} {'man' if n == 1 else 'men'} may act on their own; authority {q.in_command_left}"}, q.side)
         q.sitting = [m.id for m in men if m.stunned > 0]
 
     def end_squad(self, q: Squad) -> None:
