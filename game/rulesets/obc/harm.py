@@ -145,7 +145,6 @@ class Harm:
 
     def _outcome(self, m: Man, effect: str) -> None:
         """OBC-45: carry out a failed morale check's effect at the start of the man's squad's move."""
-        t = self.t
         if effect == "pinned":
             m.stunned = max(m.stunned, 1)
             to = None
@@ -165,7 +164,7 @@ class Harm:
         self.emit({"type": "morale_outcome", "man": m.id, "effect": effect, "clause": "OBC-45; OBC-14",
                    "text": f"{m.name}: {effect.replace('_', ' ')}"}, m.side)
         if to is not None and m.aboard is None:
-            self.place(m, to, t.movement.run if effect == "blind_panic" else 1.0)
+            self.place(m, to)
             w, h = self.scenario.width, self.scenario.height
             if effect == "blind_panic" and (m.x <= 0.01 or m.y <= 0.01 or m.x >= w - 0.01 or m.y >= h - 0.01):
                 m.status = GONE
@@ -203,7 +202,7 @@ class Harm:
                 break
         return best
 
-    def place(self, m: Man, to: tuple[float, float], _factor: float = 1.0) -> None:
+    def place(self, m: Man, to: tuple[float, float]) -> None:
         """Move a man (and whom he carries) to a point, and let the enemy see it if it does."""
         watchers = self.sees(self.other_side(m.side))
         before = (m.x, m.y)
