@@ -318,3 +318,26 @@ def test_a_man_boards_a_landed_chopper():  # OBC-4, OBC-11
     assert g.preview("allied", {"type": "move", "man": "ldr", "to": [20, 20]})["legal"]
     g.act("allied", {"type": "embus", "man": "ldr", "vehicle": "h"})  # 4" + 2" for getting in
     assert g.state.men["ldr"].aboard == "h" and g.state.vehicles["h"].passengers == ["ldr"]
+
+
+def test_a_bomb_on_a_hootch_kills_all_inside_it():  # OBC-37
+    terrain = [{"id": "hut", "type": "hootch", "point": [20, 30], "size": [2.5, 2.5]}]
+    vc = [man("v1", [19.2, 29.2]), man("v2", [20.8, 30.8]), man("v3", [20, 32.5])]
+    g = game(table([man("ldr", [20, 20], "blooper")], vc, terrain))
+    activate(g, "us")
+    g.dice.force([2] + [6] * 10)  # on target
+    g.act("allied", {"type": "fire", "man": "ldr", "at": [20, 30]})
+    assert [g.state.men[m].status for m in ("v1", "v2", "v3")] == ["dead", "dead", "ok"]
+
+
+def test_a_bomb_destroys_a_landed_chopper_in_its_square():  # OBC-36, OBC-38, G-42
+    g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])], extra=chopper([20, 20], 0)))
+    g.dice.force([6, 6])
+    g.blast((20.2, 20.3), "insurgent", "mortar bomb")
+    assert g.state.vehicles["h"].status == "dead"
+
+
+def test_the_game_previews_a_chopper_move():  # OBC-13
+    g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])], extra=chopper([20, 2], 12)))
+    plan = g.preview("allied", {"type": "move", "vehicle": "h", "to": [20, 23], "height": 0})
+    assert not plan["legal"] and plan["clause"] == "OBC-13" and plan["distance"] == 33

@@ -24,6 +24,7 @@ from game.rules.errors import IllegalAction
 from game.rulesets.obc import firing, movement
 from game.rulesets.obc.dice import scatter
 from game.rulesets.obc.state import DISABLED, GONE, Man, Vehicle
+from game.terrain import terrain_book
 
 
 class Acts:
@@ -474,7 +475,9 @@ class Acts:
         if w.band(d) is None:
             return IllegalAction(f"{d:.1f}\" is outside the {m.weapon}'s range", "OBC-27; G-42")
         eyes = [self.eye_of(x) for x in self.state.men.values() if x.side == side and x.able and self.on_table(x)]
-        ok = sight.visible(self.los, eyes, [(at[0], at[1], 0.1)] * len(eyes))
+        kind = self.ground.at(*at)
+        z = terrain_book().terrain[kind].building_height + 0.1 if kind in movement.BUILDINGS else 0.1  # its roof
+        ok = sight.visible(self.los, eyes, [(at[0], at[1], z)] * len(eyes))
         if not ok.any():
             return IllegalAction("no man of the side sees where the bomb is to fall", "G-42")
         seen = self.sees(side)
@@ -532,6 +535,13 @@ class Acts:
         """A move's allowance and deductions, the cover there and which seen enemies would see the man there;
         a shot's need, modifiers and chance (the computer player asks it too)."""
         kind = action.get("type")
+        if kind == "move" and "vehicle" in action:
+            v = self.state.vehicles.get(action.get("vehicle")) if isinstance(action.get("vehicle"), str) else None
+            if v is None or v.side != side:
+                raise IllegalAction(f"no vehicle {str(action.get('vehicle'))[:40]!r} of the side", "OBC-2")
+            to = self._point(action)
+            h = action.get("height", v.height) if v.kind == "chopper" else 0.0
+            return movement.vehicle_move(self.t, self.ground, v.kind, (v.x, v.y), to, v.height, float(h)).to_dict()
         if kind == "move" and "man" in action:
             m = self._man(action)
             to = self._point(action)
