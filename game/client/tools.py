@@ -219,6 +219,8 @@ def describe_los(r: dict) -> str:
     """Plain words for a ``los.check`` answer: seen or not, range, foliage inches against the cutoff."""
     head = "IN SIGHT" if r.get("visible") else "NO LINE OF SIGHT"
     lines = [head + (f'  {r["distance"]:.1f}"' if isinstance(r.get("distance"), int | float) else "")]
+    if r.get("text"):  # the engine's own words (Tet '68: the places seen and what the cover roll needs)
+        lines.append(str(r["text"]))
     canopy = r.get("canopy_inches") or {}
     if canopy:
         foliage = ", ".join(f'{k} {v:.1f}"' for k, v in canopy.items())

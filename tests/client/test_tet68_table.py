@@ -175,3 +175,44 @@ def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path, hu
     app.screenshot(str(tmp_path / "t.png"), hud=hud)
     assert (tmp_path / "t.png").stat().st_size > 10_000
     assert app.scene.geom_count() > 20
+
+
+def test_the_cutaway_cuts_the_walls_between_the_camera_and_the_selected_figure(make_app):
+    # TET-3: walls 2" high hide the rooms; the table cuts down those in the way of the man looked at
+    from game.client.tet.scene import STUB
+
+    app = open_hue(make_app)
+    inside = next(f for f in app.view["figures"] if f["id"] == "nguyen_ba")  # in the pharmacy, north side
+    app.select_element("nguyen_ba")
+    cam = app.camera
+    cam.focus(inside["x"], inside["y"], 1.0, distance=8.0)  # the camera over the street
+    cam.goal.heading, cam.goal.pitch = 0.0, 25.0  # from the street to the south, looking north
+    cam.snap()
+    app.kit.pointer(app, None)
+    walls = {wid: node.get_sz() for wid, (node, _, _) in app.scene.walls.items()}
+    assert walls["pharmacy_front"] == pytest.approx(STUB), walls
+    assert all(sz == pytest.approx(1.0) for wid, sz in walls.items() if wid != "pharmacy_front"), walls
+    app.select_element(None)
+    app.kit.pointer(app, None)
+    assert all(node.get_sz() == pytest.approx(1.0) for node, _, _ in app.scene.walls.values())
+    app.kit.lift(app)  # C: every wall down
+    assert all(node.get_sz() == pytest.approx(STUB) for node, _, _ in app.scene.walls.values())
+
+
+def test_the_title_menu_lists_the_tet_table():
+    from game.client.menu import drawable_scenarios
+
+    hello = {"scenarios": [{"id": "village_sweep", "ruleset": "dinky_dau"}, {"id": "hue_street", "ruleset": "tet68"},
+                           {"id": "elsewhere", "ruleset": "no_such_rules"}]}
+    assert [s["id"] for s in drawable_scenarios(hello)] == ["village_sweep", "hue_street"]
+
+
+def test_the_line_of_sight_tool_gives_the_engines_exposure_between_two_figures(make_app):
+    # TET-16 through los.check: from a Marine to a man at a window, the places seen in the engine's words
+    app = open_hue(make_app)
+    app.toggle_tool("los")
+    click_figure(app, "sgt_ames")
+    click_figure(app, "hoy_loc")
+    app.settle()
+    expected = app.link.call("los.check", game=app.game, side="allied", **{"from": "sgt_ames", "to": "hoy_loc"})
+    assert expected["text"] in app.hud.prompt.getText().replace("  |  ", "\n")

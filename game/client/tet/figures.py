@@ -127,6 +127,8 @@ class FigurePiece:
     ring: p3d.NodePath
     key: tuple
     tab: p3d.NodePath | None = None
+    width: float = 2 * BASE_R  # (the tape measures from a figure's base as from a stand's)
+    depth: float = 2 * BASE_R
 
 
 class TetFigures:
@@ -139,7 +141,7 @@ class TetFigures:
         self.figures: dict[str, FigurePiece] = {}
         self.elements: dict[str, dict] = {}  # each figure's view record, by id (the app's name for pieces)
         self.blinds: dict = {}
-        self.stands: dict = {}
+        self.stands = self.figures  # the line-of-sight tool and the tape take a figure as they take a stand
         self.view: dict = {}
         self.selected: str | None = None
         self.hovered: str | None = None
@@ -158,7 +160,9 @@ class TetFigures:
         for fid, f in figs.items():
             faction = str(f.get("troop") or f.get("faction") or FACTION.get(f.get("side"), "vc"))
             alive = f.get("alive", True)
-            key = (faction, f.get("pose", "standing"), f.get("weapon", ""), alive)
+            lean = f.get("lean_to")
+            key = (faction, f.get("pose", "standing"), f.get("weapon", ""), alive,
+                   None if lean is None else float(lean))
             piece = self.figures.get(fid)
             if piece is None or piece.key != key:
                 if piece is not None:
@@ -177,10 +181,12 @@ class TetFigures:
 
     def _make(self, f: dict, faction: str, key: tuple) -> FigurePiece:
         fid, side = f["id"], f.get("side", "allied")
-        pose, weapon, alive = key[1], key[2], key[3]
+        pose, weapon, alive = key[1], key[2], key[3]  # key[4]: where he leans to (the view's lean_to)
         node = self.root.attach_new_node(f"figure-{fid}")
         node.set_tag("figure", fid)
         shown = pose if alive else "prone"  # the dead lie where they fell, greyed
+        if shown == "leaning" and key[4] is not None:  # out to his right: the mirrored model
+            shown = "leaning_right" if ((key[4] - float(f.get("facing", 0.0)) + 540) % 360) - 180 < 0 else shown
         keys = [f"tet_{faction}_{weapon}_{shown}", f"tet_{faction}_{shown}"]
         key_found = next((k for k in keys if self.library is not None and self.library.has(k)), None)
         if key_found is not None:
@@ -248,7 +254,8 @@ class TetFigures:
 
     # -- picking -------------------------------------------------------------------------------------
     def pick(self, origin: p3d.LPoint3, direction: p3d.LVector3, only=None) -> tuple[str, str] | None:
-        """The figure nearest along a ray: ('figure', id), by an upright cylinder round each man."""
+        """The figure nearest along a ray: ('stand', id) as the app's tools name a piece, by an upright
+        cylinder round each man."""
         best = None
         o = np.array([origin.x, origin.y, origin.z])
         d = np.array([direction.x, direction.y, direction.z])
@@ -265,7 +272,7 @@ class TetFigures:
             if np.hypot(*(q[:2] - c)) <= PICK_R and p.z - 0.2 <= q[2] <= p.z + HEIGHT + 0.3:
                 if best is None or t < best[0]:
                     best = (t, fid)
-        return None if best is None else ("figure", best[1])
+        return None if best is None else ("stand", best[1])
 
     # -- marks drawn on the figures ------------------------------------------------------------------
     def clear_marks(self) -> None:

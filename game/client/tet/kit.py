@@ -70,10 +70,14 @@ class TetKit(TableKit):
 
     # -- interaction -------------------------------------------------------------------------------
     def click(self, app, ray) -> bool:
+        if app.tool is not None:  # the line-of-sight tool and the tape are the app's own
+            return False
         self.play.click(ray)
         return True
 
     def hover(self, app) -> bool:
+        if app.tool is not None:
+            return False
         self.play.hover()
         return True
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from game.client import geom
 from game.client.hud import SIDE_INK
 from game.client.tet.ghost import Ghost
-from game.client.tet.words import exposure_text, go_line, names_of, offer_text, preview_text
+from game.client.tet.words import exposure_text, names_of, offer_text, preview_text
 
 SENT = ("type", "figure")
 """What of an offer goes back with the action; the rest describes it (its params are filled in)."""
@@ -61,7 +61,9 @@ class TetPlay:
             acting = [f for f in app.view.get("acting") or [] if self.offers_of(f)]
             if acting or side_rows:
                 rows = [(f"{names.get(f, f)}", lambda f=f: self.select(f), True) for f in acting]
-                app.hud.show_panel(go_line(app.view, names) or "Your go", "click the figure, or:", rows + side_rows,
+                verb = "to move" if app.view.get("phase") == "move" else "to fire"
+                title = f"{', '.join(names.get(f, f) for f in acting)} {verb}" if acting else "Your go"
+                app.hud.show_panel(title, "click him on the table, or here:" if acting else "", rows + side_rows,
                                    title_color=SIDE_INK.get(app.viewing, (1, 1, 1, 1)))
             else:
                 app.hud.hide_panel()
