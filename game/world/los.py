@@ -811,7 +811,7 @@ class TableLOS:
         ``visible`` is then exact, its evidence partial (``complete`` False). The answers are those of
         :meth:`trace_reference`; the plan grid (``game.world.raytrace.PlanGrid``) only spares casts.
         """
-        if self._fast is not None and not conditions.burnt:
+        if self._fast is not None and not conditions.burnt and len(eyes) < COMPILED_BATCH:
             return self._trace_fast(eyes, targets, conditions, distance, early)
         eyes, targets, n, length, dirs, plan, hfac, dist = self._segments(eyes, targets, distance)
         C = len(self.classes)
@@ -1935,6 +1935,10 @@ _WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
 """The clause an answer cites for a building an end sees out of (any other terrain with a wall band: T10)."""
 
 
+COMPILED_BATCH = 8192
+"""A batched trace of fewer sightlines than this runs compiled, one sightline after another; a larger one
+runs here in numpy, each step for every sightline at once: that casts into one scene at a time, which
+keeps its BVH in the cache, and from about this many on is the quicker (the same answers either way)."""
 TAIL_RAYS = 24
 """A batched trace casts its last this-many rays one at a time."""
 BATCH_PAIRS = 5

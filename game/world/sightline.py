@@ -1,8 +1,9 @@
 """Compiled sightlines: the rules of ``game.world.los`` for one sightline at a time, in numba, around
 Embree's own casts (issue 21).
 
-``TableLOS._sight`` (one sightline, full evidence) and ``TableLOS.trace`` (many at once, the AI's
-batched path) both run :func:`sight` here: the steps of the plain-Python single path, in the same order
+``TableLOS._sight`` (one sightline, full evidence), ``TableLOS.check`` (a stand's twelve) and
+``TableLOS.trace`` (many at once, the AI's batched path; from ``los.COMPILED_BATCH`` sightlines on, numpy's
+scene-by-scene casts are the quicker and answer instead) all run :func:`_sight` here: the steps of the plain-Python single path, in the same order
 with the same arithmetic, so a batched row and a single answer are the same to the last bit, and both
 are the answers the Python path gave (``benchmarks/los_answers.py`` compares them). The casts are
 ``rtcIntersect1`` / ``rtcOccluded1`` called from the compiled code on the scenes embreex built (the
