@@ -30,9 +30,9 @@ def click_figure(app, fid):
     click_world(app, p.x, p.y, p.z + 0.9)
 
 
-def open_hue(make_app):
+def open_hue(make_app, size=(400, 225)):
     real_engine_or_skip()
-    app = make_app(size=(960, 540))
+    app = make_app(size=size)
     app.open_game_sync("hue_street", seed=3)
     app.presenter.set_speed(pr.INSTANT)
     app.frame_camera("overview")
@@ -51,20 +51,25 @@ def figures_where_the_view_says(app):
         assert math.hypot(p.x - f["x"], p.y - f["y"]) < 1e-3, (f["id"], p, f["x"], f["y"])
 
 
-def hold_until_fire(app, limit=40):
-    """TET-7: every Allied figure holds through the move phase (the enemy's moves are the engine's) until
-    a shot is offered: snap fire at an enemy moving in sight (C-32), or the fire phase."""
-    for _ in range(limit):
-        if offer(app, "snap_fire") or (app.view.get("phase") == "fire" and offer(app, "fire")):
-            return True
-        hold = offer(app, "hold") or offer(app, "pass")  # a snap with nothing to fire: let it go
-        if hold is None or app.view.get("to_act") != "allied":
-            app.settle(seconds=0.2)
+def fire_phase_save() -> dict:
+    """TET-7: a save of hue_street at the Allies' first shot, every Allied figure having held through the
+    move phase (played in process, then loaded into the client's engine process)."""
+    from game.engine.client import InProcessEngine
+
+    eng = InProcessEngine()
+    g = eng.call("game.new", scenario="hue_street", seed=3, players={"allied": "human", "insurgent": "ai"},
+                 side="allied")["game"]
+    for _ in range(80):
+        v = eng.call("game.view", game=g, side="allied")
+        if v["to_act"] != "allied":
+            eng.call("game.step", game=g, side="allied")
             continue
-        app.choose_action(hold)
-        app.confirm()  # Enter: keep the pose
-        app.settle(seconds=0.1)
-    return False
+        acts = eng.call("game.actions", game=g, side="allied")["actions"]
+        if any(a["type"] == "snap_fire" for a in acts) or (v["phase"] == "fire" and any(a["type"] == "fire" for a in acts)):
+            return eng.call("game.save", game=g)["save"]
+        a = next(a for a in acts if a["type"] in ("hold", "pass"))  # a snap with nothing to fire: let it go
+        eng.call("game.act", game=g, side="allied", action={k: v for k, v in a.items() if k in ("type", "figure")})
+    raise AssertionError("no shot offered in 80 acts")
 
 
 def test_a_move_by_click_goes_through_the_engine_and_the_figure_stands_where_the_view_says(make_app):
@@ -97,9 +102,15 @@ def test_a_move_by_click_goes_through_the_engine_and_the_figure_stands_where_the
 
 def test_aiming_shows_the_engines_exposure_on_the_target(make_app):
     # TET-16: the places the firer's eye reaches, from the engine's ray casts; the cover roll's number
-    app = open_hue(make_app)
-    assert hold_until_fire(app), app.hud.prompt.getText()
+    real_engine_or_skip()
+    app = make_app(size=(400, 225))
+    app._load_save(fire_phase_save())
+    app.settle()
+    app.presenter.set_speed(pr.INSTANT)
+    app.frame_camera("overview")
+    app.settle()
     fire = offer(app, "snap_fire") or offer(app, "fire")
+    assert fire is not None, app.hud.prompt.getText()
     target = fire["targets"][0]["id"]
     snap = app.view.get("snap")
     assert snap is None or snap["mover"] == target
@@ -137,43 +148,46 @@ def test_every_tet_event_type_is_handled_or_log_only():
     assert pr.unhandled(types, HANDLERS, LOG_ONLY) == []
 
 
-def test_a_whole_computer_game_plays_on_the_table_without_a_fault(make_app):
-    # G-41: a game to its end; every batch of events is shown (instantly) and no handler fails
+def test_a_computer_game_plays_on_the_table_without_a_fault(make_app):
+    # TET-7, G-41: four turns of the computer against itself, each turn's events one batch on the table
+    # (shown instantly): no handler fails, and the figures stand where the last view says
+    from game.client.tet.events import HANDLERS, LOG_ONLY
     from game.engine.client import InProcessEngine
 
     eng = InProcessEngine()
     r = eng.call("game.new", scenario="hue_street", seed=2, players={"allied": "ai", "insurgent": "ai"},
                  side="referee", referee=True)
-    app = make_app(size=(480, 270))
+    app = make_app(size=(320, 180))
     faults = []
     app.report_fault = faults.append
     app._build_table(r["view"])
     app._on_view(r["view"])
     app.presenter.set_speed(pr.INSTANT)
-    seen = set()
+    seen, batch = set(), []
     for _ in range(400):
         step = eng.call("game.step", game=r["game"], side="referee")
-        seen |= {e["type"] for e in step["events"]}
-        app.handle_events(step["events"], step["view"])
-        app.base.task_mgr.step()
-        if step["view"]["over"]:
+        batch += step["events"]
+        if any(e["type"] in ("clearing", "game_over") for e in step["events"]):
+            seen |= {e["type"] for e in batch}
+            app.handle_events(batch, step["view"])
+            app.base.task_mgr.step()
+            batch = []
+        if step["view"]["over"] or step["view"]["turn"] > 4:
             break
     app.settle()
-    assert step["view"]["over"] and faults == [], faults[:3]
-    assert {"move", "roll", "wound", "clearing", "game_over"} <= seen
-    from game.client.tet.events import HANDLERS, LOG_ONLY
-
+    assert faults == [], faults[:3]
+    assert {"move", "roll", "declare", "clearing"} <= seen
     assert pr.unhandled(seen, HANDLERS, LOG_ONLY) == []
-    dead = [f["id"] for f in step["view"]["figures"] if not f["alive"]]
-    for fid in dead:  # a dead man lies down (his view record says so)
-        assert app.scene.pieces.figures[fid].key[3] is False
+    figures_where_the_view_says(app)
+    for f in app.view["figures"]:  # a dead man lies down, greyed
+        assert app.scene.pieces.figures[f["id"]].key[3] is f["alive"]
 
 
-@pytest.mark.parametrize("hud", [True, False])
-def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path, hud):
-    app = open_hue(make_app)
-    app.screenshot(str(tmp_path / "t.png"), hud=hud)
-    assert (tmp_path / "t.png").stat().st_size > 10_000
+def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path):
+    app = open_hue(make_app, size=(640, 360))
+    for hud in (True, False):
+        app.screenshot(str(tmp_path / f"t{hud}.png"), hud=hud)
+        assert (tmp_path / f"t{hud}.png").stat().st_size > 10_000
     assert app.scene.geom_count() > 20
 
 
