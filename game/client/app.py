@@ -522,7 +522,7 @@ class DinkyDauApp:
             return
         from game.client.briefing import BriefingCard
 
-        self.briefing = BriefingCard(self.hud, self.view.get("scenario", {}), self.viewing
+        self.briefing = BriefingCard(self.hud, self.kit.briefing(self.view), self.viewing
                                      if self.viewing in SIDES else None)
 
     def _ui_scale(self, factor: float) -> None:
@@ -911,9 +911,9 @@ class DinkyDauApp:
         if self.game_over_hook is not None:
             self.game_over_hook(result)
             return
-        winner = SIDE_NAME.get(result.get("winner"), result.get("winner") or "nobody")
-        self.hud.show_overlay(f"{winner} win" if result.get("winner") else "Game over",
-                              f"{result.get('reason', '')}\nVP {json.dumps(result.get('vp', {}))}",
+        names = self.kit.side_names(self.view) or SIDE_NAME
+        winner = names.get(result.get("winner"), result.get("winner") or "nobody")
+        self.hud.show_overlay(f"{winner} win" if result.get("winner") else "Game over", self.kit.result_text(result),
                               [("Look at the table", self.hud.hide_overlay), ("Quit", self.base.userExit)])
 
     # -- events ----------------------------------------------------------------------------------

@@ -16,6 +16,8 @@ from game.client.hud import ACCENT, DIM, INK, PANEL, SIDE_INK, _wrap
 
 def victory_line(scenario: dict, side: str | None) -> str:
     """How the game is won, in one or two lines, from what the view says of the scenario."""
+    if "victory" in scenario:  # a table kit's own words (kits.py)
+        return str(scenario["victory"])
     turns = scenario.get("turns")
     objectives = [o for o in scenario.get("objectives") or [] if not side or o.get("side") in (None, side)]
     if objectives:

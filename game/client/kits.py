@@ -20,6 +20,7 @@ A scene a kit builds offers what the app and the presenter use: ``root``, ``tabl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 
@@ -43,6 +44,18 @@ class TableKit:
     def guide(self, app):
         """The first-turn hints, or None."""
         return None
+
+    def briefing(self, view: dict) -> dict:
+        """What the briefing card reads (briefing.py): the view's scenario."""
+        return view.get("scenario", {})
+
+    def side_names(self, view: dict) -> dict[str, str] | None:
+        """The sides' names for the end of the game (None: the HUD's)."""
+        return None
+
+    def result_text(self, result: dict) -> str:
+        """The end of the game in words, under who won."""
+        return f"{result.get('reason', '')}\nVP {json.dumps(result.get('vp', {}))}"
 
     def prompt(self, app) -> str:
         """The prompt when the side on screen gets its offers."""

@@ -189,6 +189,12 @@ def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path):
         app.screenshot(str(tmp_path / f"t{hud}.png"), hud=hud)
         assert (tmp_path / f"t{hud}.png").stat().st_size > 10_000
     assert app.scene.geom_count() > 20
+    app.toggle_briefing()  # the card: the scenario's words, its turns, no Victory Points (G-41 has none)
+    assert app.briefing is not None and app.briefing.open
+    app.toggle_briefing()
+    app._game_over({"winner": "insurgent", "reason": "they hold 2 of 4 buildings at the end (G-41)",
+                    "cleared": ["noodle_shop"]})
+    assert app.hud.overlay is not None
 
 
 def test_the_cutaway_cuts_the_walls_between_the_camera_and_the_selected_figure(make_app):

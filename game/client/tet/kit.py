@@ -45,6 +45,18 @@ class TetKit(TableKit):
         return Presenter(app.scene, app.library, app.sound, app.shake, app.base.camera,
                          on_error=app.report_fault, handlers=HANDLERS)
 
+    def briefing(self, view: dict) -> dict:
+        """The scenario's own words say how it is won (G-41); the card adds the turns, not VP."""
+        sc = view.get("scenario", {})
+        return {**sc, "victory": f"{view.get('turns', '?')} turns. {len(sc.get('buildings') or [])} houses to clear."}
+
+    def side_names(self, view: dict) -> dict[str, str] | None:
+        return (view.get("scenario") or {}).get("sides") or None
+
+    def result_text(self, result: dict) -> str:
+        cleared = [str(b).replace("_", " ") for b in result.get("cleared") or []]
+        return f"{result.get('reason', '')}\nhouses cleared: {', '.join(cleared) or 'none'}"
+
     def prompt(self, app) -> str:
         if not app.actions:
             return ""
