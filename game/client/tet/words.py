@@ -82,8 +82,9 @@ def go_line(view: dict, names: dict) -> str:
     verb = "to move" if view.get("phase") == "move" else "to fire"
     if "snap" in view:
         mover = (view.get("snap") or {}).get("mover")
-        who = names.get(mover, "an enemy out of sight") if mover else "an enemy out of sight"
-        return f"{phase} phase, Initiative {step}: {who} has moved - snap fire, or let it go"
+        if not mover or mover not in names:
+            return f"{phase} phase, Initiative {step}: the enemy has acted out of sight - let it go"
+        return f"{phase} phase, Initiative {step}: {names[mover]} has moved in sight - snap fire, or let him go"
     if acting:
         return f"{phase} phase, Initiative {step}: {', '.join(acting)} {verb}"
     sides = (view.get("scenario") or {}).get("sides") or {}
