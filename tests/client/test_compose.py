@@ -121,7 +121,7 @@ def _buttons(app):
 
 def test_spotting_a_reserve_a_fireteam_and_recon_by_fire_from_the_table(make_app, tmp_path):
     real_engine_or_skip()
-    app, seen = _table(make_app, fog_table(), "allied", 1, size=(1280, 720))
+    app, seen = _table(make_app, fog_table(), "allied", 1)
     assert {b["id"]: b["state"] for b in app.view["blinds"]} == {"N1": "echo", "N2": "echo"}
 
     # what is drawn comes from the offer: the beaten zone's circle, the Overwatch arc, its reach and the
