@@ -71,11 +71,14 @@ class TitleMenu:
         self.widgets = []
         self.team_entry = None
         y = 0.45
-        for i, s in enumerate(self.scenarios[:6]):
+        rows = self.scenarios[:9]
+        step = 0.1 if len(rows) <= 6 else 0.082  # every table the client draws fits (two rulesets' worth)
+        for i, s in enumerate(rows):
             t = s.get("table", {})
             label = f"{s.get('title', s['id'])}   ({t.get('width', '?')}\" x {t.get('height', '?')}\")"
-            self._button(label, (-0.55, 0, y), lambda i=i: self._set("scenario", i), i == self.choice["scenario"])
-            y -= 0.1
+            self._button(label, (-0.55, 0, y), lambda i=i: self._set("scenario", i), i == self.choice["scenario"],
+                         scale=0.042 if len(rows) <= 6 else 0.036)
+            y -= step
         if self.scenarios:
             brief = self.scenarios[self.choice["scenario"]].get("briefing", "")
             t = OnscreenText(parent=self.inner, text=textwrap.fill(brief, 48), pos=(0.75, 0.45), scale=0.036,
