@@ -38,51 +38,60 @@ def fill(action: dict, rng: Dice) -> dict:
     return a
 
 
+@pytest.fixture(scope="module")
+def engine():
+    """One engine process for the module: each scenario's game is a session of its own in it, closed at
+    its end, as a player's next game would be."""
+    with EngineProcess() as e:
+        yield e
+
+
 @pytest.mark.parametrize("sid", sorted(shipped_scenarios()))
-def test_whole_game_through_the_engine_process(sid):
+def test_whole_game_through_the_engine_process(sid, engine):
     rng = Dice(seed_streams(31))
     rolls = refusals = actions = 0
     solo = load_scenario(shipped_scenarios()[sid]).solo_only
     players = {"allied": "human", "insurgent": "ai" if solo else "human"}
-    with EngineProcess() as e:
-        r = e.call("game.new", scenario=sid, seed=31, players=players)
-        gid, view = r["game"], r["view"]
-        for ev in r["events"]:
-            if ev["type"] == "roll":
+    e = engine
+    r = e.call("game.new", scenario=sid, seed=31, players=players)
+    gid, view = r["game"], r["view"]
+    for ev in r["events"]:
+        if ev["type"] == "roll":
+            check_roll(ev)
+            rolls += 1
+
+    def explained(events: list[dict]) -> int:
+        """Every event has its text; every roll its target, modifiers and clause: the rolls seen."""
+        n = 0
+        for ev in events:
+            assert ev["text"] and isinstance(ev["seq"], int)
+            if ev["type"] == "roll" and ev.get("dice"):
                 check_roll(ev)
-                rolls += 1
+                n += 1
+        return n
 
-        def explained(events: list[dict]) -> int:
-            """Every event has its text; every roll its target, modifiers and clause: the rolls seen."""
-            n = 0
-            for ev in events:
-                assert ev["text"] and isinstance(ev["seq"], int)
-                if ev["type"] == "roll" and ev.get("dice"):
-                    check_roll(ev)
-                    n += 1
-            return n
-
-        while not view["over"]:
-            side = view["to_act"]
-            if players[side] == "ai":
-                out = e.call("game.step", game=gid, side="allied")
-                rolls += explained(out["events"])
-                view = out["view"]
-                continue
-            acts = e.call("game.actions", game=gid, side=side)["actions"]
-            # Mostly cheap actions, some moves and fire, so the game reaches its turn limit quickly.
-            choice = acts[rng.below(len(acts))]
-            try:
-                out = e.call("game.act", game=gid, side=side, action=fill(choice, rng))
-            except EngineError as err:
-                assert err.code == 1 and err.reason and err.clause, err
-                refusals += 1
-                if refusals > 2000:
-                    raise
-                continue
-            actions += 1
+    while not view["over"]:
+        side = view["to_act"]
+        if players[side] == "ai":
+            out = e.call("game.step", game=gid, side="allied")
             rolls += explained(out["events"])
             view = out["view"]
-        assert view["turn"] == view["turns"] or view["result"]["reason"]
-        assert view["result"] is not None and "vp" in view["result"]
+            continue
+        acts = e.call("game.actions", game=gid, side=side)["actions"]
+        # Mostly cheap actions, some moves and fire, so the game reaches its turn limit quickly.
+        choice = acts[rng.below(len(acts))]
+        try:
+            out = e.call("game.act", game=gid, side=side, action=fill(choice, rng))
+        except EngineError as err:
+            assert err.code == 1 and err.reason and err.clause, err
+            refusals += 1
+            if refusals > 2000:
+                raise
+            continue
+        actions += 1
+        rolls += explained(out["events"])
+        view = out["view"]
+    assert view["turn"] == view["turns"] or view["result"]["reason"]
+    assert view["result"] is not None and "vp" in view["result"]
+    e.call("game.close", game=gid)
     assert actions > 20 and rolls > 6
