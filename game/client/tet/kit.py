@@ -69,10 +69,14 @@ class TetKit(TableKit):
         scene = app.scene
         if scene is None or self.play is None:
             return
+        from game.client.tet.scene import AT_OPENING
+
         sel = scene.pieces.selected
         p = scene.pieces.position(sel) if sel else None
         target = (p.x, p.y) if p is not None else at
-        scene.cut_toward(target, app.base.camera.get_pos(app.render))
+        pose = (scene.pieces.elements.get(sel) or {}).get("pose") if p is not None else None
+        behind = AT_OPENING if pose in ("at_window", "leaning") else 0.05  # he keeps the wall he looks out of
+        scene.cut_toward(target, app.base.camera.get_pos(app.render), behind)
 
     def lift(self, app) -> None:
         cut = app.scene.toggle_cut_all()

@@ -31,6 +31,8 @@ from game.client.tet.figures import TetFigures
 
 WALL_T = 0.22
 """A wall's thickness on the table, inches (a drawing: the rules' walls are lines)."""
+AT_OPENING = 0.6
+"""How far behind a wall a man at a window or leaning from a door stands and still keeps it standing."""
 STUB = 0.16
 """What is left of a cut-away wall, as a share of its height."""
 PLASTER = [(0.80, 0.74, 0.60, 1), (0.82, 0.68, 0.46, 1), (0.66, 0.69, 0.68, 1), (0.78, 0.62, 0.56, 1)]
@@ -166,11 +168,13 @@ class TetScene:
         node.attach_new_node(geom.trimesh_node("stone", mesh, RUBBLE[rng.randrange(len(RUBBLE))]))
 
     # -- the cutaway ---------------------------------------------------------------------------------
-    def cut_toward(self, target: tuple[float, float] | None, camera: p3d.LPoint3) -> list[str]:
-        """Cut down the walls between the camera and ``target`` (x, y); stand up the rest. The ids cut."""
+    def cut_toward(self, target: tuple[float, float] | None, camera: p3d.LPoint3, behind: float = 0.05) -> list[str]:
+        """Cut down the walls between the camera and ``target`` (x, y) that it stands more than ``behind``
+        inches beyond (a man at a window or a door keeps his wall: pass his distance from it); stand up the
+        rest. The ids cut."""
         cut = []
         for wid, (node, a, b) in self.walls.items():
-            down = self.cut_all or (target is not None and _crosses(target, (camera.x, camera.y), a, b))
+            down = self.cut_all or (target is not None and _crosses(target, (camera.x, camera.y), a, b, behind))
             node.set_sz(STUB if down else 1.0)
             if down:
                 cut.append(wid)
@@ -208,15 +212,14 @@ class TetScene:
         self.root.remove_node()
 
 
-def _crosses(p, q, a, b) -> bool:
-    """Whether the segment p-q crosses the segment a-b (in plan), or passes within a wall's width of it."""
+def _crosses(p, q, a, b, behind: float) -> bool:
+    """Whether the segment p-q crosses the segment a-b (in plan), with p more than ``behind`` beyond it."""
     def orient(o, s, t):
         return (s[0] - o[0]) * (t[1] - o[1]) - (s[1] - o[1]) * (t[0] - o[0])
 
     d1, d2 = orient(a, b, p), orient(a, b, q)
     d3, d4 = orient(p, q, a), orient(p, q, b)
     if (d1 > 0) != (d2 > 0) and (d3 > 0) != (d4 > 0):
-        # never the wall the figure stands against: it is cut only if the target is clearly beyond it
         seg = math.hypot(b[0] - a[0], b[1] - a[1]) or 1.0
-        return abs(d1) / seg > 0.6
+        return abs(d1) / seg > behind
     return False
