@@ -181,6 +181,24 @@ def test_a_computer_game_plays_on_the_table_without_a_fault(make_app):
     figures_where_the_view_says(app)
     for f in app.view["figures"]:  # a dead man lies down, greyed
         assert app.scene.pieces.figures[f["id"]].key[3] is f["alive"]
+    # TET-13, TET-14, G-41: a cone, a grenade's burst after its scatter, hand-to-hand, as docs/protocol.md
+    # words them, played at full speed to their end
+    marine, vc = "sgt_ames", "hoy_loc"
+    others = [
+        {"seq": 9001, "type": "cone", "firer": marine, "apex": [1.2, 12.0], "aim": [10.2, 15.3], "width": 2.2,
+         "corners": [[9.7, 16.3], [10.7, 14.3]], "clause": "TET-13; G-41"},
+        {"seq": 9002, "type": "roll", "purpose": "to hit", "firer": marine, "target": vc, "cone": True, "hits": 1},
+        {"seq": 9003, "type": "roll", "purpose": "scatter", "firer": marine, "from": [10, 15], "to": [11, 17]},
+        {"seq": 9004, "type": "burst", "firer": marine, "weapon": "grenade", "at": [11, 17], "aim": [10, 15],
+         "on_mark": False, "radius": 2.0, "room": "noodle_shop"},
+        {"seq": 9005, "type": "roll", "purpose": "cover", "firer": marine, "target": vc, "burst": [11, 17],
+         "success": True},
+        {"seq": 9006, "type": "roll", "purpose": "hand-to-hand", "figure": marine, "target": vc},
+    ]
+    app.presenter.set_speed(1.0)
+    app.handle_events(others, None)
+    app.settle()
+    assert faults == [], faults[:3]
 
 
 def test_the_table_renders_with_and_without_the_interface(make_app, tmp_path):
