@@ -212,3 +212,17 @@ def test_problems_of_a_big_file_name_their_lines(tmp_path):
     for p in problems:
         stand_id = p.message.split("'")[1]
         assert lines[p.line - 1].lstrip().startswith("at = ") and f'"{stand_id}"' in lines[p.line - 3]
+
+
+def test_validate_reads_each_file_by_the_ruleset_it_names(tmp_path, capsys):
+    """`dinkydau validate` reads a Tet '68 or One Brain-Cell scenario as the engine does (TET-3, TET-4), not as a
+    Dinky Dau one: the shipped files pass, and a town with no building is named by its field."""
+    root = Path(__file__).resolve().parents[2] / "scenarios"
+    assert cli(["validate", str(root / "hue_street.toml"), str(root / "hot_lz.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "(Tet '68 house clearing)" in out and "(The One Brain-Cell Vietnam rules)" in out
+    bad = tmp_path / "town.toml"
+    bad.write_text('[scenario]\nruleset = "tet68"\nid = "town"\ntitle = "A town"\n')
+    assert cli(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "tile: a town needs a building to clear (TET-3, TET-4)" in out and "faction" not in out
