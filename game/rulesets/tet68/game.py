@@ -293,13 +293,15 @@ class TetGame:
         s = self.state
         referee = side == "referee"
         seen = set(s.figures) if referee else self.sees(side)
+        troops = {f.id: f.troop for f in self.scenario.figures}
         figures = []
         for f in s.figures.values():
             mine = referee or f.man.side == side
             if not mine and (f.id not in seen or not f.man.alive):
                 continue
             d = {"id": f.id, "side": f.man.side, "name": f.man.name, "weapon": f.man.weapon, "x": f.x, "y": f.y,
-                 "facing": f.facing, "pose": f.pose, "alive": f.man.alive}
+                 "facing": f.facing, "pose": f.pose, "lean_to": f.lean_to, "troop": troops[f.id],
+                 "alive": f.man.alive}  # his dress and where he leans: what anyone who sees him sees
             if mine:
                 d.update({"initiative": f.man.initiative, "ws": f.man.ws, "ducked": f.man.ducked, "fired": f.fired,
                           "may_move": f.man.may_move, "grenades": f.grenades})

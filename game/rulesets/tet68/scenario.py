@@ -7,7 +7,8 @@ the two sides and their figures (TET-1, TET-4). Every problem is reported with t
                 a wall: {id, from = [x, y], to = [x, y], height? (2), openings? = [{kind door|window,
                 start, end, bottom?, top?}]} (inches along the wall from its first end; a door's bottom 0)
     [[figure]]  id, side, name, weapon, leader? (officer, NCO or Rambo: TET-5, TET-6; G-41), at = [x, y],
-                facing? (degrees, 0 east), pose? (standing, kneeling, prone, at_window, leaning), lean_to?
+                facing? (degrees, 0 east), pose? (standing, kneeling, prone, at_window, leaning), lean_to?,
+                troop? (marine, arvn, vc, nva: the figure's dress; allied marine, insurgent vc by default)
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from game.rulesets.tet68.tables import tables
 from game.rulesets.tet68.town import Building, Tile, Town, tile
 
 SIDES = ("allied", "insurgent")
+TROOPS = {"allied": ("marine", "arvn"), "insurgent": ("vc", "nva")}
+"""The troops each side fields (TET-4: US Marines or ARVN against VC and NVA); the first is the default."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class FigureSetup:
     facing: float
     pose: str
     lean_to: float | None
+    troop: str = "marine"
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,7 @@ def build(raw: dict, file: str, text: str | None = None) -> TetScenario:
     figures = []
     for i, fr in enumerate(r.get(raw, "figure", "", list, [])):
         p = f"figure[{i}]."
-        r.unknown(fr, {"id", "side", "name", "weapon", "leader", "at", "facing", "pose", "lean_to"}, p)
+        r.unknown(fr, {"id", "side", "name", "weapon", "leader", "at", "facing", "pose", "lean_to", "troop"}, p)
         fid, side, name = r.get(fr, "id", p, str), r.get(fr, "side", p, str), r.get(fr, "name", p, str)
         weapon = r.get(fr, "weapon", p, str)
         if weapon is not None and weapon not in t.weapons:
@@ -187,10 +191,14 @@ def build(raw: dict, file: str, text: str | None = None) -> TetScenario:
             r.problem(f"{p}id", f"id {fid!r} is used twice")
         ids.add(fid)
         lean = r.get(fr, "lean_to", p, (int, float), None)
+        fields = TROOPS.get(side, ())
+        troop = r.get(fr, "troop", p, str, fields[0] if fields else None)
+        if fields and troop is not None and troop not in fields:
+            r.problem(f"{p}troop", f"unknown troop {troop!r} for the {side} side (troops: {', '.join(fields)}; TET-4)")
         if None not in (fid, side, name, weapon, at):
             figures.append(FigureSetup(fid, side, name, weapon, bool(r.get(fr, "leader", p, bool, False)), at[0], at[1],
                                        float(r.get(fr, "facing", p, (int, float), 0.0)), pose,
-                                       None if lean is None else float(lean)))
+                                       None if lean is None else float(lean), str(troop)))
     for side in SIDES:
         if side not in sides:
             r.problem("side", f"the {side} side is missing (TET-4)")
