@@ -1,5 +1,7 @@
 """The title menu: scenario, side, solo / hot-seat / co-op / watch, threat level, then the table.
 
+It offers only what the chosen scenario's ruleset takes (``engine.hello``'s ruleset rows: ``coop`` and the
+``options`` names, e.g. Dinky Dau's ``threat``); an engine whose rows say nothing of these gets every choice.
 Co-op (DD-10.16, docs/coop.md) asks for the team: 2-4 names, the Platoon Commander first; the engine
 assigns the elements and refuses a bad team with the field and the reason, shown here."""
 
@@ -19,6 +21,14 @@ def drawable_scenarios(hello: dict) -> list[dict]:
     """The scenarios of ``engine.hello`` this client can put on the table."""
     return [s for s in hello.get("scenarios", []) if s.get("ruleset", "dinky_dau") in DRAWS]
 
+def takes(hello: dict, scenario: dict | None) -> tuple[bool, set[str] | None]:
+    """Whether the scenario's ruleset has co-op seats, and the names of its own options (None: unknown)."""
+    name = (scenario or {}).get("ruleset", "dinky_dau")
+    row = next((r for r in hello.get("rulesets") or [] if r.get("id") == name), {})
+    options = row.get("options")
+    return bool(row.get("coop", True)), None if options is None else set(options)
+
+
 MODES = [("solo", "Solo against the Jungle Ghost AI"), ("hotseat", "Hot-seat: two players, one screen"),
          ("coop", "Co-op: 2-4 players, one side"), ("watch", "Watch: AI against AI")]
 TEAM = "Ames, Brody, Cruz"
@@ -29,6 +39,7 @@ class TitleMenu:
     def __init__(self, app, args):
         self.app = app
         self.scenarios: list[dict] = []
+        self.hello: dict = {}
         self.choice = {"scenario": 0, "side": args.side, "mode": args.mode, "threat": args.threat,
                        "team": getattr(args, "coop", None) or TEAM}
         self.root = DirectFrame(parent=app.base.aspect2d, frameColor=(0.05, 0.07, 0.05, 1),
@@ -52,6 +63,7 @@ class TitleMenu:
         self.set_message(f"The engine did not answer: {reason}")
 
     def _on_hello(self, hello: dict) -> None:
+        self.hello = hello
         self.scenarios = drawable_scenarios(hello)
         self.set_message(f"{hello.get('name', 'engine')} {hello.get('version', '')}"
                          f" - {len(self.scenarios)} scenarios")
@@ -89,8 +101,13 @@ class TitleMenu:
             self._button(f"Command the {side.capitalize()}", (-0.55 + 0.62 * k, 0, y),
                          lambda s=side: self._set("side", s), self.choice["side"] == side)
         y -= 0.11
-        for k, (mode, label) in enumerate(MODES):
-            self._button(label, (-1.2 + 0.8 * k, 0, y), lambda m=mode: self._set("mode", m),
+        coop, options = takes(self.hello, self.scenarios[self.choice["scenario"]] if self.scenarios else None)
+        modes = [(m, label) for m, label in MODES if coop or m != "coop"]
+        if self.choice["mode"] not in dict(modes):
+            self.choice["mode"] = "solo"
+        left = -0.4 * (len(modes) - 1)
+        for k, (mode, label) in enumerate(modes):
+            self._button(label, (left + 0.8 * k, 0, y), lambda m=mode: self._set("mode", m),
                          self.choice["mode"] == mode, scale=0.034)
         y -= 0.11
         if self.choice["mode"] == "coop":
@@ -103,7 +120,7 @@ class TitleMenu:
                                           focusOutCommand=self._keep_team)
             self.widgets.append(self.team_entry)
             y -= 0.1
-        for k, (threat, label) in enumerate(THREATS):
+        for k, (threat, label) in enumerate(THREATS if options is None or "threat" in options else ()):
             self._button(label, (-0.9 + 0.75 * k, 0, y), lambda t=threat: self._set("threat", t),
                          self.choice["threat"] == threat, scale=0.034)
         self._button("  START  ", (0, 0, -0.74), self._start, True, scale=0.06)

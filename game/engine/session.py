@@ -364,8 +364,8 @@ class Engine:
             scen.append({**rs.describe(sc), "id": sid, "ruleset": rs.id})
             by_ruleset[rs.id].append(sid)
         return {"name": "Dinky Dau 3D engine", "version": __version__, "protocol": PROTOCOL_VERSION,
-                "rulesets": [{"id": rs.id, "title": rs.title, "sides": list(rs.sides), "scenarios": by_ruleset[rs.id]}
-                             for rs in rulesets.all_rulesets()],
+                "rulesets": [{"id": rs.id, "title": rs.title, "sides": list(rs.sides), "scenarios": by_ruleset[rs.id],
+                              **rs.takes()} for rs in rulesets.all_rulesets()],
                 "scenarios": scen, "methods": sorted(self.methods),
                 "limits": {"line_bytes": wire.MAX_LINE, "batch": wire.MAX_BATCH, "depth": wire.MAX_DEPTH,
                            "number_chars": wire.MAX_DIGITS, "games": self.limits.games,

@@ -94,6 +94,16 @@ class Ruleset(ABC):
         """The ruleset's own ``game.new`` parameters, checked (``ParamError`` naming the field)."""
         return {}
 
+    def takes(self) -> dict:
+        """What a game of these rules may be asked for beyond the common ``game.new`` parameters, for a
+        menu to offer (``engine.hello``): ``options``, the names of the ruleset's own parameters (those
+        ``options`` fills in when given none), and ``coop``, whether a side may be a co-op team."""
+        try:
+            names = sorted(self.options({}))
+        except ParamError:
+            names = []
+        return {"options": names, "coop": type(self).assign_team is not Ruleset.assign_team}
+
     def check_players(self, scenario: Any, players: dict[str, str]) -> None:
         """Refuse (``ParamError``) a choice of players the scenario cannot be played with."""
         return None
