@@ -44,6 +44,10 @@ WOOD = (0.30, 0.20, 0.12, 1)
 STEEL = (0.16, 0.16, 0.17, 1)
 BASE = (0.30, 0.27, 0.22, 1)
 DEAD = (0.42, 0.40, 0.38, 1)
+AT_WINDOW_BACK = 0.25
+"""How far a man at a window is drawn back from his place, inches: the model's boots reach 0.44" ahead of
+its centre, and he stands 0.3" behind the wall's plane (a wall 0.15" thick), so drawn where he stands his
+toes would show through the foot of the wall outside; drawn back, only his rifle and shoulders clear the sill."""
 POSE_LEAN = {"at_window": 12.0, "leaning": 20.0}
 """How far the man's upper body is tipped (degrees, a drawing): over a sill forward, out past a jamb sideways."""
 
@@ -216,6 +220,8 @@ class TetFigures:
         z = self.height_at(x, y)
         piece.node.set_pos(x, y, z)
         piece.man.set_h(facing)  # facing 0 is east, as the models are built
+        back = AT_WINDOW_BACK if piece.key[1] == "at_window" and piece.key[3] else 0.0
+        piece.man.set_pos(-back * math.cos(math.radians(facing)), -back * math.sin(math.radians(facing)), 0)
         piece.label.set_pos(x, y, z + HEIGHT + 0.45)
 
     def position(self, fid: str) -> p3d.LPoint3 | None:
