@@ -226,6 +226,8 @@ class Hud:
         self.app = app
         self.scale = scale
         self.font = outlined_font()
+        self.tray_rows: Callable[[list[dict]], list[dict]] = roll_rows
+        """How a batch's rolls become dice-tray rows: Dinky Dau's here; a table kit sets its ruleset's own."""
         self.anchor: Callable[[], tuple[float, float] | None] | None = None
         """Where the selected piece is on screen (pixels), or None: the menu stands beside it."""
         self.root = app.aspect2d.attach_new_node("hud")
@@ -475,7 +477,7 @@ class Hud:
         that missed is grey and struck through (shape as well as hue, for colour-blind eyes), with the
         score needed large, the modifiers and their clauses small, and the result in words. Rolls of the
         same kind in a row (a stand's saves, say) share one row, so a pool reads as a pool."""
-        rows = roll_rows(events)[-4:]
+        rows = self.tray_rows(events)[-4:]
         if not rows:
             return
         if self.dice_frame is not None:

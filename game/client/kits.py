@@ -4,7 +4,7 @@ The view names its ruleset (``view["ruleset"]``; a Dinky Dau view from before th
 app asks ``kit_for(ruleset)`` for the kit when it builds a table and from then on asks the kit for what
 differs between rule systems: the scene (the table, its pieces, its effects layer), what a view changes on
 it, the presenter's handlers for the ruleset's events, the HUD's status line and prompt, the first-turn
-guide, the mouse pointer's use over the table, and the keys that lift things off the table.
+guide, the dice tray's rows, the mouse pointer's use over the table, and the keys that lift things off the table.
 
 Interaction hooks (``click``, ``hover``, ``choose``, ``confirm``, ``cancel``, ``select``, ``refresh_panel``,
 ``clear``) return True when the kit took the input; Dinky Dau's kit takes none, so the app's own composer
@@ -56,6 +56,13 @@ class TableKit:
     def result_text(self, result: dict) -> str:
         """The end of the game in words, under who won."""
         return f"{result.get('reason', '')}\nVP {json.dumps(result.get('vp', {}))}"
+
+    def tray_rows(self, app, events: list[dict]) -> list[dict]:
+        """The dice tray's rows for a batch of events (hud.roll_rows: Dinky Dau's dice, need N+); a kit
+        whose rolls read otherwise overrides it, and ``apply_view`` hands it to the HUD (``Hud.tray_rows``)."""
+        from game.client.hud import roll_rows
+
+        return roll_rows(events)
 
     def prompt(self, app) -> str:
         """The prompt when the side on screen gets its offers."""
@@ -160,6 +167,7 @@ def _tet68() -> TableKit:
 
 register("dinky_dau", DinkyDauKit)
 register("tet68", _tet68)
+register("obc", lambda: __import__("game.client.obc.kit", fromlist=["ObcKit"]).ObcKit())
 
 DRAWS = tuple(KITS)
 """The rulesets this client draws (the engine may host more: engine.hello lists them)."""

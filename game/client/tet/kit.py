@@ -34,6 +34,7 @@ class TetKit(TableKit):
     def apply_view(self, app, view: dict) -> None:
         app.scene.apply_view(view)
         app.scene.pieces.apply_view(view)
+        app.hud.tray_rows = lambda events: self.tray_rows(app, events)  # d100 and d6 "or less" (tray.py)
         to_act = view.get("to_act")
         app.hud.show_status(turn_line(view), SIDE_INK.get(to_act, INK) if to_act == app.viewing else INK)
         self.pointer(app, None)
@@ -56,6 +57,14 @@ class TetKit(TableKit):
     def result_text(self, result: dict) -> str:
         cleared = [str(b).replace("_", " ") for b in result.get("cleared") or []]
         return f"{result.get('reason', '')}\nhouses cleared: {', '.join(cleared) or 'none'}"
+
+    def tray_rows(self, app, events: list[dict]) -> list[dict]:
+        """The rolls as Tet '68 reads them: a d100 or a d6 against a number or less (tray.py)."""
+        from game.client.tet.tray import tray_rows
+
+        figures = (app.view or {}).get("figures") or []
+        return tray_rows(events, {f["id"]: f.get("name", f["id"]) for f in figures},
+                         {f["id"]: f.get("side") for f in figures})
 
     def prompt(self, app) -> str:
         if not app.actions:
