@@ -237,12 +237,55 @@ def test_the_cutaway_cuts_the_walls_between_the_camera_and_the_selected_figure(m
     assert all(node.get_sz() == pytest.approx(STUB) for node, _, _ in app.scene.walls.values())
 
 
+def _points_below(node, render, top: float):
+    """The world points of every vertex drawn under ``node`` lower than ``top`` (inches above the table)."""
+    out = []
+    for gnp in node.find_all_matches("**/+GeomNode"):
+        mat = gnp.get_mat(render)
+        for geom in gnp.node().get_geoms():
+            reader = p3d.GeomVertexReader(geom.get_vertex_data(), "vertex")
+            while not reader.is_at_end():
+                p = mat.xform_point(reader.get_data3())
+                if p.z < top:
+                    out.append(p)
+    return out
+
+
+def test_a_man_at_a_window_shows_nothing_through_the_foot_of_the_wall(make_app):
+    # TET-16: a figure at a window stands behind the wall (0.3" behind its plane); below the sill nothing of
+    # him may come out through the wall's face (his boots once showed there as a black block)
+    from game.world.ruin_walls import THICK
+
+    app = open_hue(make_app)
+    at_window = [f for f in app.view["figures"] if f.get("pose") == "at_window"]
+    assert at_window
+    for f in at_window:
+        ahead = (math.cos(math.radians(f["facing"])), math.sin(math.radians(f["facing"])))
+        piece = app.scene.pieces.figures[f["id"]]
+        low = _points_below(piece.man, app.render, app.scene.pieces.height_at(f["x"], f["y"]) + 1.1)
+        assert low, f["id"]
+        reach = max((p.x - f["x"]) * ahead[0] + (p.y - f["y"]) * ahead[1] for p in low)
+        assert reach < 0.3 - THICK / 2, (f["id"], reach)
+
+
 def test_the_title_menu_lists_the_tet_table():
     from game.client.menu import drawable_scenarios
 
     hello = {"scenarios": [{"id": "village_sweep", "ruleset": "dinky_dau"}, {"id": "hue_street", "ruleset": "tet68"},
                            {"id": "elsewhere", "ruleset": "no_such_rules"}]}
     assert [s["id"] for s in drawable_scenarios(hello)] == ["village_sweep", "hue_street"]
+
+
+def test_the_title_menu_offers_only_what_the_scenarios_rules_take():
+    # DD-10.5 (Threat Levels), DD-10.16 (co-op) are Dinky Dau's; Tet '68 takes neither (engine.hello's rows)
+    from game.client.menu import takes
+    from game.engine.client import InProcessEngine
+
+    hello = InProcessEngine().call("engine.hello")
+    by_id = {s["id"]: s for s in hello["scenarios"]}
+    assert takes(hello, by_id["village_sweep"]) == (True, {"threat"})
+    assert takes(hello, by_id["hue_street"]) == (False, set())
+    assert takes({"rulesets": [{"id": "tet68"}]}, by_id["hue_street"]) == (True, None)  # an engine that says nothing
 
 
 def test_the_line_of_sight_tool_gives_the_engines_exposure_between_two_figures(make_app):
