@@ -2,7 +2,7 @@
 #   make play   set up the virtual environment and run the game
 #   make test   set up the virtual environment and run the tests
 # Both create (or update) .venv from pyproject.toml; nothing else needs installing by hand. Once installed,
-# game.world.warm bakes the shipped tables and compiles the line of sight into .cache, so no game waits for it.
+# game.warm bakes the shipped tables and compiles the line of sight into .cache, so no game waits for it.
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
-	$(PY) -m game.world.warm
+	$(PY) -m game.warm
 	@touch $(STAMP)
 
 setup: $(STAMP)

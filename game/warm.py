@@ -1,4 +1,4 @@
-"""``python -m game.world.warm``: what ``make`` does once after installing, so the first game does not wait.
+"""``python -m game.warm``: what ``make`` does once after installing, so the first game does not wait.
 
 It bakes the shipped Dinky Dau tables into the project's cache (``game.world.bake.baked_path``) and, where
 the compiled line of sight loads (``game.world.sightline``; ``DINKYDAU_COMPILED_LOS=0`` leaves it out), has
