@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 
 import pytest
 
@@ -76,7 +75,6 @@ def tcp(tmp_path_factory):
 
 def test_fuzzed_messages_of_every_method_are_answered_and_change_nothing(engine):
     # DESIGN §4: every malformed message gets a documented error, and no refused call changes a game.
-    t0 = time.monotonic()
     fuzz = wirefuzz.Fuzzer(wirefuzz.in_process(engine), seed=20_240_601, big=False,
                            hashes=wirefuzz.engine_hashes(engine))
     counts = fuzz.run(1000)  # benchmarks/fuzz.py runs the long fuzz (50,000 by default)
@@ -92,7 +90,6 @@ def test_fuzzed_messages_of_every_method_are_answered_and_change_nothing(engine)
     side = engine.call("game.view", {"game": hot.gid, "side": "referee"})["to_act"]
     if side:
         engine.call("game.act", {"game": hot.gid, "side": side, "action": {"type": "pass"}})
-    assert time.monotonic() - t0 < 60
 
 
 def test_fuzz_through_the_real_process_on_stdio(stdio):
