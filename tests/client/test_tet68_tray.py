@@ -31,7 +31,7 @@ def test_the_tray_reads_tets_rolls_as_the_table_does():
         (row,) = tray_rows([ev], names, sides)
         assert row["dice"] == [(f"{ev['result']:02d}", ev["success"])]
         assert row["need"].startswith(f"need {ev['target_number']} or less")
-        assert ("+1 sure" in row["need"]) == (ev["automatic_hits"] == 1)
+        assert (", 1 sure hit" in row["need"]) == (ev["automatic_hits"] == 1)
         assert row["summary"] == ("MISS" if not ev["hits"] else "HIT" if ev["hits"] == 1 else f"{ev['hits']} HITS")
         assert names[ev["firer"]] in row["title"] and names[ev["target"]] in row["title"] and "d100" in row["title"]
     covers = [e for e in rolls if e["purpose"] == "cover"]
@@ -70,6 +70,6 @@ def test_a_scatter_and_hand_to_hand():  # G-41
     shot = fire.strike(dice, a, b)
     rows = tray_rows(shot.events, {"a": "Sgt Ames", "b": "Hoy Loc"}, {"a": "allied", "b": "insurgent"})
     h2h = shot.events[0]
-    assert rows[0]["title"] == "Sgt Ames fights Hoy Loc: d100" and rows[0]["need"].startswith("need 60 or less +1 sure")
+    assert rows[0]["title"] == "Sgt Ames fights Hoy Loc: d100" and rows[0]["need"].startswith("need 60 or less, 1 sure hit")
     assert rows[0]["summary"] == ("2 HITS" if h2h["hits"] == 2 else "HIT")
     assert [r["summary"] for r in rows[1:]] == [f"-{e['result']} Initiative" for e in shot.events[1:]]

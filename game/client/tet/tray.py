@@ -24,8 +24,12 @@ def _clause(ev: dict) -> str:
 
 
 def _or_less(n, sure: int = 0) -> str:
-    head = f"need {n} or less" if n else "need no roll"
-    return head + (f" +{sure} sure" if sure else "")
+    if n is None:
+        return ""
+    hits = f"{sure} sure hit{'s' * (sure > 1)}"
+    if not n and sure:  # TET-15: every hundred of the chance a sure hit, nothing over to roll for
+        return f"need no roll: {hits}"
+    return f"need {n} or less" + (f", {hits}" if sure else "")
 
 
 def _row(title: str, ink, dice: list, need: str, summary: str, mods: str = "", key=None) -> dict:
@@ -61,6 +65,7 @@ def roll_row(ev: dict, names: dict, sides: dict) -> dict | None:
     name = lambda fid: names.get(fid, fid or "")  # noqa: E731
     ink = SIDE_INK.get(sides.get(ev.get("firer") or ev.get("figure")), INK)
     roll, tn, sure = ev.get("result"), ev.get("target_number"), int(ev.get("automatic_hits") or 0)
+    roll = "?" if roll is None else roll  # a roll told without its die
     if purpose in ("to hit", "hand-to-hand"):
         at = f" {name(ev['target'])}" if ev.get("target") else ""
         verb = "fights" if purpose == "hand-to-hand" else "to hit" if at else "lands"
@@ -69,7 +74,9 @@ def roll_row(ev: dict, names: dict, sides: dict) -> dict | None:
             summary = f"{hits} HITS" if hits > 1 else "HIT" if hits else "MISS"
         else:
             summary = "ON THE MARK" if ev.get("success") else "SCATTERS"
-        return _row(f"{name(ev.get('firer'))} {verb}{at}: d100", ink, [(f"{roll:02d}", bool(ev.get("success")))],
+        shown = f"{roll:02d}" if isinstance(roll, int) else "?"
+        who = name(ev.get("firer") or ev.get("figure"))
+        return _row(f"{who} {verb}{at}: d100", ink, [(shown, bool(ev.get("success")))],
                     _or_less(tn, sure) + _clause(ev), summary, _mods(ev))
     if purpose == "cover":
         return _row(f"{name(ev.get('target'))}: cover d6", SIDE_INK.get(sides.get(ev.get("target")), INK),
@@ -79,7 +86,7 @@ def roll_row(ev: dict, names: dict, sides: dict) -> dict | None:
         return _row(f"{name(ev.get('target'))}: loss d3", SIDE_INK.get(sides.get(ev.get("target")), INK),
                     [(roll, None)], "", f"-{roll} Initiative", str(ev.get("clause", "")).split(";")[0])
     if purpose == "scatter":
-        inches, hour = (list(ev.get("rolls") or []) + [None, None])[:2]
+        inches, hour = (list(ev.get("rolls") or []) + ["?", "?"])[:2]
         return _row(f"scatter {ev.get('dice', '')}", INK, [(inches, None), (hour, None)], "",
                     f"{inches}\" to {hour} o'clock", "12 o'clock: straight on along the line of fire")
     return None
