@@ -27,6 +27,7 @@ import math
 from dataclasses import dataclass, field
 
 from game.dice import Dice, seed_streams
+from game.rules.views import _feature as feature_of
 from game.rulesets.obc import firing, sight
 from game.rulesets.obc.acts import Acts
 from game.rulesets.obc.harm import Harm
@@ -359,7 +360,8 @@ class ObcGame(Acts, Harm):
             "over": s.over, "result": s.result, "hash": self.hash(), "seq": self.seen_count(side),
             "scenario": {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "sides": dict(sc.sides),
                          "edges": dict(sc.edges), "table": {"width": sc.width, "height": sc.height},
-                         "terrain": [{"id": f.id, "type": f.type} for f in sc.features]},
+                         "terrain": [{"id": f.id, "type": f.type} for f in sc.features],
+                         "features": [feature_of(f) for f in sc.features]},  # the 3D table draws them
             "men": men, "vehicles": vehicles, "squads": squads,
         }
 

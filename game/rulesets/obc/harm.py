@@ -315,7 +315,7 @@ class Harm:
             near.sort(key=lambda m: (math.dist((m.x, m.y), at), m.id))
             pinned += near[: math.ceil(len(near) * b.adjacent_pinned)]
             clause = "OBC-36"
-        self.emit({"type": "blast", "at": list(at), "by": what, "ground": kind, "clause": clause,
+        self.emit({"type": "blast", "at": list(at), "by": what, "ground": kind, "clause": clause, "square": b.square,
                    "text": f"the {what} bursts at ({at[0]:.1f}, {at[1]:.1f})"})
         for v in s.vehicles.values():
             if not v.able or v.flying or not v.soft:

@@ -102,6 +102,12 @@ class OneBrainCell(Ruleset):
         out["eye"], out["target"] = [round(c, 3) for c in e], [round(c, 3) for c in q]
         return out
 
+    def table_file(self, game: Any) -> str | None:
+        """The scenario's Dinky Dau features baked to glTF for the client (game.world.bake), cached by hash."""
+        from game.world.bake import baked_path
+
+        return str(baked_path(game.scenario))
+
     def previewable(self) -> tuple[str, ...]:
         return ("move", "fire")
 

@@ -1,0 +1,240 @@
+"""One Brain-Cell's men and choppers on the table: one 15 mm man per man of the view, and each chopper at the
+height the view gives it, with its shadow on the table beneath.
+
+A man is the figure builder's man (``game.client.tet.figures``: headgear and dress tell the sides apart, a US
+helmet and flak vest, a VC's non la and black pyjamas; the base's rim in the side's colour) drawn at 15 mm
+(``SCALE``), at the view's ``x``, ``y``, standing or lying as its ``posture`` says; a man aboard a chopper
+or off the table is not drawn. His state is a tab over him: PINNED, STUNNED, IN COVER, PANIC, DOWN (disabled)
+or a grey corpse (dead). Selecting a man rings every man of his squad and shows the squad's name.
+
+A chopper is ``models/uh1c_gunship.glb`` (``uh1_dustoff.glb`` where the view names a dustoff) at
+``height_at(x, y) + height``, turned to its ``facing``, a dark disc on the ground under it (wider and fainter
+the higher it flies) and a thin line down to it while airborne.
+
+What it leaves out: moving them (events.py animates, the view then puts them), and every rule.
+"""
+
+from __future__ import annotations
+
+import panda3d.core as p3d
+
+from game.client import geom
+from game.client.pieces import SIDE_COLORS, text_node
+from game.client.tet.figures import HEIGHT as TET_HEIGHT
+from game.client.tet.figures import TetFigures
+
+SCALE = 0.36
+"""The figure builder's 1.8" man at 15 mm on a 1" = 10 m table: about 0.65" tall."""
+HEIGHT = TET_HEIGHT * SCALE
+WEAPON = {("allied", "mg"): "m60", ("insurgent", "mg"): "rpd", ("allied", "blooper"): "m79", "smg": "smg"}
+TABS = {"pinned": ("PINNED", (1.0, 0.82, 0.35, 1)), "stunned": ("STUNNED", (1.0, 0.7, 0.3, 1)),
+        "cover": ("IN COVER", (0.75, 0.85, 0.95, 1)), "panic": ("PANIC", (1.0, 0.4, 0.3, 1)),
+        "disabled": ("DOWN", (1.0, 0.35, 0.3, 1))}
+HUEY = ("uh1c_gunship", "uh1_dustoff")
+CHOPPER_SCALE = 0.55
+SHADOW = (0.02, 0.03, 0.02, 0.55)
+
+
+def figure_of(m: dict, leaders: set[str]) -> dict:
+    """A man of the OBC view as the figure builder's record (pose, weapon, alive, facing)."""
+    side = m.get("side", "allied")
+    weapon = WEAPON.get((side, m.get("weapon")), WEAPON.get(m.get("weapon"), "rifle"))
+    status = m.get("status", "ok")
+    pose = "prone" if m.get("posture") == "lying" or status == "disabled" else "standing"
+    facing = 90.0 if side == "allied" else 270.0  # toward the enemy's edge (the view gives no facing)
+    return {"id": m["id"], "side": side, "name": m.get("name", m["id"]), "x": m["x"], "y": m["y"],
+            "troop": "marine" if side == "allied" else "vc", "weapon": weapon, "pose": pose, "facing": facing,
+            "alive": status != "dead", "leader": m["id"] in leaders}
+
+
+def tab_of(m: dict) -> str | None:
+    """Which state tab a man carries (the view's words: status, panicked, stunned, pending outcome)."""
+    status = m.get("status", "ok")
+    if status == "disabled":
+        return "disabled"
+    if status == "dead":
+        return None
+    if m.get("panicked"):
+        return "panic"
+    if status in TABS:
+        return status
+    if m.get("stunned"):
+        return "stunned"
+    if m.get("pending") in TABS:
+        return m.get("pending")
+    return None
+
+
+class ObcFigures(TetFigures):
+    """The men of the last view (see the module docstring); what the app asks of a scene's pieces."""
+
+    def __init__(self, parent: p3d.NodePath, library, height_at):
+        super().__init__(parent, library, height_at)
+        self.men: dict[str, dict] = {}
+        self.squads: dict[str, dict] = {}
+        self.choppers: dict[str, tuple[p3d.NodePath, p3d.NodePath, p3d.NodePath]] = {}
+        self.vehicles: dict[str, dict] = {}
+        self.tabs: dict[str, p3d.NodePath] = {}
+        self.squad_marks = self.root.attach_new_node("squad")
+
+    def apply_view(self, view: dict) -> None:
+        men = [m for m in view.get("men") or [] if m.get("on_table", True) and not m.get("aboard")
+               and m.get("status") != "gone" and not m.get("evacuated")]
+        self.men = {m["id"]: m for m in view.get("men") or []}
+        self.squads = {q["id"]: q for q in view.get("squads") or []}
+        leaders = {q.get("leader") for q in self.squads.values() if q.get("leader")}
+        acting = []
+        if view.get("active"):
+            acting = [m["id"] for m in men if m.get("squad") == view["active"] and not m.get("acted")]
+        super().apply_view({**view, "figures": [figure_of(m, leaders) for m in men], "acting": acting})
+        for fid, piece in self.figures.items():
+            piece.node.set_scale(SCALE)
+            piece.label.set_scale(0.34)
+            self.place(fid, float(self.elements[fid]["x"]), float(self.elements[fid]["y"]),
+                       float(self.elements[fid]["facing"]))
+        self._tabs()
+        self._choppers(view.get("vehicles") or [])
+        self._labels()
+
+    def place(self, fid: str, x: float, y: float, facing: float) -> None:
+        super().place(fid, x, y, facing)
+        piece = self.figures.get(fid)
+        if piece is not None:
+            piece.label.set_pos(x, y, piece.node.get_z() + HEIGHT + 0.35)
+            tab = self.tabs.get(fid)
+            if tab is not None:
+                tab.set_pos(x, y, piece.node.get_z() + HEIGHT + 0.7)
+
+    def _tabs(self) -> None:
+        for tab in self.tabs.values():
+            tab.remove_node()
+        self.tabs = {}
+        for fid, piece in self.figures.items():
+            which = tab_of(self.men.get(fid, {}))
+            if which is None:
+                continue
+            words, color = TABS[which]
+            tab = text_node(words, 0.3, color, parent=self.marks.get_parent())
+            p = piece.node.get_pos()
+            tab.set_pos(p.x, p.y, p.z + HEIGHT + 0.7)
+            self.tabs[fid] = tab
+
+    # -- choppers --------------------------------------------------------------------------------------
+    def _choppers(self, vehicles: list[dict]) -> None:
+        here = {v["id"]: v for v in vehicles if v.get("status") not in ("gone", "left") and v.get("on_table", True)}
+        self.vehicles = here
+        for gone in [k for k in self.choppers if k not in here]:
+            for n in self.choppers.pop(gone):
+                n.remove_node()
+        for vid, v in here.items():
+            if vid not in self.choppers:
+                self.choppers[vid] = self._make_chopper(v)
+            self.put_chopper(vid, float(v["x"]), float(v["y"]), float(v.get("height", 0.0)),
+                             float(v.get("facing", 90.0)))
+            node = self.choppers[vid][0]
+            node.set_color_scale((0.35, 0.33, 0.3, 1) if v.get("status") == "destroyed" else (1, 1, 1, 1))
+
+    def _make_chopper(self, v: dict):
+        node = self.root.attach_new_node(f"chopper-{v['id']}")
+        node.set_tag("vehicle", v["id"])
+        key = HUEY[1] if "dustoff" in str(v.get("name", "")).lower() else HUEY[0]
+        if self.library is not None and self.library.has(key):
+            body = self.library.instance(key, node)
+            body.set_scale(CHOPPER_SCALE)
+        else:
+            body = geom.disc("huey", 1.2, (0.3, 0.34, 0.24, 1))
+            body.reparent_to(node)
+        shadow = geom.disc(f"shadow-{v['id']}", 1.6, SHADOW)
+        shadow.reparent_to(self.root)
+        shadow.set_transparency(p3d.TransparencyAttrib.M_alpha)
+        shadow.set_depth_offset(2)
+        shadow.set_light_off(1)
+        plumb = geom.lines("plumb", [[(0, 0, 0), (0, 0, -1)]], (*SIDE_COLORS.get(v.get("side"), (1, 1, 1, 1))[:3], 0.5), 1.5)
+        plumb.reparent_to(self.root)
+        label = text_node(v.get("name", v["id"]), 0.4, SIDE_COLORS.get(v.get("side"), (1, 1, 1, 1)), parent=node)
+        label.set_pos(0, 0, 1.6)
+        return node, shadow, plumb
+
+    def put_chopper(self, vid: str, x: float, y: float, height: float, facing: float) -> None:
+        """A chopper at (x, y), ``height`` inches over the table there, nose to ``facing`` degrees."""
+        parts = self.choppers.get(vid)
+        if parts is None:
+            return
+        node, shadow, plumb = parts
+        ground = self.height_at(x, y)
+        node.set_pos(x, y, ground + height)
+        node.set_h(facing)
+        spread = 1.0 + 0.04 * height
+        shadow.set_pos(x, y, ground + 0.06)
+        shadow.set_scale(spread)
+        shadow.set_alpha_scale(max(0.25, 1.0 - 0.05 * height))
+        if height > 0.3:
+            plumb.show()
+            plumb.set_pos(x, y, ground + height)
+            plumb.set_sz(height)
+        else:
+            plumb.hide()
+
+    def chopper_pos(self, vid: str) -> p3d.LPoint3 | None:
+        parts = self.choppers.get(vid)
+        return None if parts is None else parts[0].get_pos()
+
+    def position(self, fid: str) -> p3d.LPoint3 | None:
+        p = super().position(fid)
+        return p if p is not None else self.chopper_pos(fid)
+
+    def eye(self, fid: str):
+        piece = self.figures.get(fid)
+        if piece is None:
+            p = self.chopper_pos(fid)
+            return None if p is None else (p.x, p.y, p.z + 0.5)
+        p = piece.node.get_pos()
+        lying = (self.elements.get(fid) or {}).get("pose") == "prone"
+        return (p.x, p.y, p.z + (0.15 if lying else 0.9 * HEIGHT))
+
+    def element_centre(self, fid: str) -> p3d.LPoint3 | None:
+        p = self.position(fid)
+        return None if p is None else p3d.LPoint3(p.x, p.y, p.z + HEIGHT / 2)
+
+    # -- the squad of the selected man ------------------------------------------------------------------
+    def _labels(self) -> None:
+        super()._labels()
+        if not hasattr(self, "squad_marks"):
+            return
+        for child in self.squad_marks.get_children():
+            child.remove_node()
+        sel = self.men.get(self.selected or "")
+        if not sel:
+            return
+        squad = sel.get("squad")
+        color = SIDE_COLORS.get(sel.get("side"), (1, 1, 1, 1))
+        for fid, piece in self.figures.items():
+            if self.men.get(fid, {}).get("squad") == squad:
+                p = piece.node.get_pos()
+                geom.lines("squad", [geom.circle_points(p.x, p.y, 0.42, p.z + 0.05, 24)], color,
+                           2.5).reparent_to(self.squad_marks)
+        q = self.squads.get(squad, {})
+        p = self.figures[self.selected].node.get_pos() if self.selected in self.figures else None
+        if p is not None and q:
+            words = q.get("name", squad) + (f": {q['order']}" if q.get("order") else "")
+            tag = text_node(words, 0.36, color, parent=self.squad_marks)
+            tag.set_pos(p.x, p.y, p.z + HEIGHT + 1.1)
+
+    def pick(self, origin, direction, only=None):
+        hit = super().pick(origin, direction, only)
+        if hit is not None:
+            return hit
+        import numpy as np
+
+        o = np.array([origin.x, origin.y, origin.z])
+        d = np.array([direction.x, direction.y, direction.z])
+        best = None
+        for vid, (node, _s, _p) in self.choppers.items():
+            c = np.array(node.get_pos())
+            t = float((c - o) @ d / (d @ d))
+            if t > 0 and np.linalg.norm(o + d * t - c) < 1.6 and (best is None or t < best[0]):
+                best = (t, vid)
+        return None if best is None else ("stand", best[1])
+
+    def destroy(self) -> None:
+        self.root.remove_node()

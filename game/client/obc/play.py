@@ -1,0 +1,176 @@
+"""Playing One Brain-Cell on the table: the squad whose move it is, its men's and choppers' offers, and each
+offer's parameters filled in by their ``kind``, asking the engine at every step.
+
+The composer is Tet '68's (``game.client.tet.play.TetPlay``: a ``point`` with a ghost that follows the mouse
+and the engine's preview of it, a ``choice`` with buttons or a click on a ringed man, a ``flag`` with Yes /
+No); here an offer names its ``man`` or ``vehicle`` rather than a figure, a squad is chosen first (the
+``activate`` offers, with ``done`` to end its move), and a chopper's ``height`` (a ``number``) is chosen from
+buttons: set down, 6", 12" or as it is (the engine refuses a height it may not fly to, and says why).
+Every value, cost and chance comes from the engine; nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+from game.client.hud import SIDE_INK
+from game.client.obc.words import names_of, preview_text, target_text
+from game.client.tet.play import TetPlay
+
+SENT = ("type", "man", "vehicle", "squad", "blind")
+"""What of an offer goes back with the action; the rest describes it (its params are filled in)."""
+HEIGHTS = ((0.0, "set down (0\")"), (6.0, "6\" up"), (12.0, "12\" up"))
+"""The heights offered for a chopper's move (a choice of the table's; the engine judges each)."""
+
+
+def who(offer: dict) -> str | None:
+    return offer.get("man") or offer.get("vehicle")
+
+
+def action_of(offer: dict, values: dict) -> dict:
+    return {**{k: offer[k] for k in SENT if k in offer}, **values}
+
+
+class ObcPlay(TetPlay):
+    """The composer of one OBC table (see the module docstring)."""
+
+    def offers_of(self, fid: str | None) -> list[dict]:
+        return [a for a in self.app.actions if fid is not None and who(a) == fid]
+
+    def side_offers(self) -> list[dict]:
+        return [a for a in self.app.actions if not who(a)]
+
+    def refresh_panel(self) -> None:
+        app = self.app
+        if self.pending is not None or app.hud is None:
+            return
+        names = names_of(app.view)
+        side_rows = [(a.get("label") or a["type"], lambda a=a: self.choose(a), True) for a in self.side_offers()]
+        sel = self.pieces.selected
+        ink = SIDE_INK.get(app.viewing, (1, 1, 1, 1))
+        if sel is None:
+            acting = sorted({who(a) for a in app.actions if who(a)})
+            rows = [(names.get(f, f), lambda f=f: self.select(f), True) for f in acting]
+            if rows or side_rows:
+                title = "Choose a squad to move" if not acting else "Your squad's men and choppers"
+                app.hud.show_panel(title, "click a man on the table, or here:" if acting else "", rows + side_rows,
+                                   title_color=ink)
+            else:
+                app.hud.hide_panel()
+            return
+        m = self.pieces.men.get(sel) or self.pieces.vehicles.get(sel) or {}
+        body = [str(m.get("weapon") or m.get("kind") or "").upper(), str(m.get("posture") or "")]
+        if m.get("status") not in (None, "ok"):
+            body.append(str(m["status"]))
+        if "height" in m:
+            body.append(f'{m["height"]:g}" up')
+        offers = self.offers_of(sel)
+        if not offers:
+            body.append("not his move" if m.get("side") == app.viewing else "enemy")
+        rows = [(a.get("label") or a["type"], lambda a=a: self.choose(a), True) for a in offers]
+        app.hud.show_panel(m.get("name", sel), ", ".join(b for b in body if b), rows + side_rows,
+                           title_color=SIDE_INK.get(m.get("side"), (1, 1, 1, 1)))
+
+    def choose(self, offer: dict) -> None:
+        """The composer's offer: its man or vehicle as the ``figure``, a point's reach as its ``max``, the
+        targets kept apart (their rows are this table's words)."""
+        params = {k: ({**v, "max": offer.get("reach")} if v.get("kind") == "point" and offer.get("reach") else v)
+                  for k, v in (offer.get("params") or {}).items()}
+        shown = {k: v for k, v in offer.items() if k != "targets"}
+        super().choose({**shown, "params": params, "shots": offer.get("targets") or [],
+                        **({"figure": who(offer)} if who(offer) else {})})
+
+    def next_param(self) -> None:
+        p = self.pending
+        if p is not None and p["todo"] and p["todo"][0][0] == "target" and p["offer"].get("shots"):
+            self._clear_nodes()
+            label = p["offer"].get("label") or p["offer"]["type"]
+            names = names_of(self.app.view)
+            shots = p["offer"]["shots"]
+            self._ring([t["id"] for t in shots if t["id"] in self.pieces.figures])
+            rows = [(target_text(t, names), lambda c=t["id"]: self.fill(c), True) for t in shots]
+            self.app.hud.show_panel(label, "choose the target (or click the ringed man)",
+                                    rows + [("Cancel", self.cancel, True)])
+            self.app.hud.set_prompt(f"{label}: choose the target   Esc: cancel")
+            return
+        if p is not None and p["todo"] and p["todo"][0][1].get("kind") == "number":
+            self._clear_nodes()
+            name = p["todo"][0][0]
+            label = p["offer"].get("label") or p["offer"]["type"]
+            v = self.pieces.vehicles.get(p["offer"].get("vehicle") or "") or {}
+            rows = [(words, lambda h=h: self.fill(h), True) for h, words in HEIGHTS]
+            if "height" in v:
+                rows.append((f'as it is ({v["height"]:g}") (Enter)', lambda h=v["height"]: self.fill(h), True))
+            self.app.hud.show_panel(label, f"the {name}", rows + [("Cancel", self.cancel, True)])
+            self.app.hud.set_prompt(f"{label}: choose the {name}   Esc: cancel")
+            return
+        super().next_param()
+
+    def confirm(self) -> bool:
+        p = self.pending
+        if p is not None and p["todo"] and p["todo"][0][1].get("kind") == "number":
+            v = self.pieces.vehicles.get(p["offer"].get("vehicle") or "") or {}
+            self.fill(v.get("height", 0.0))
+            return True
+        return super().confirm()
+
+    # the action sent names the man or the vehicle (the composer's ``figure`` is the table's own)
+    def _final(self) -> None:
+        p = self.pending
+        action = action_of(p["offer"], p["values"])
+        p["final"] = action
+        if not p["offer"].get("preview") or p["offer"].get("blind"):  # the engine previews no blind fire
+            self.send()
+            return
+        self.app.hud.set_prompt("asking the engine...")
+        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
+                              self.app._cb(self._previewed), self._refused)
+
+    def _previewed(self, result: dict) -> None:
+        p = self.pending
+        if p is None:
+            return
+        p["preview"] = result
+        a = p["final"]
+        body, big = preview_text(result, names_of(self.app.view))
+        ok = result.get("legal", True)
+        clause = f"\n[{result.get('clause')}]" if result.get("clause") else f"\n[{p['offer'].get('clause', '')}]"
+        from game.client.actions_menu import Row
+
+        self.app.hud.show_menu(p["offer"].get("label") or a["type"], body + clause,
+                               [Row("action", "Confirm (Enter)", callback=self.send, enabled=ok),
+                                Row("action", "Cancel (Esc)", callback=self.cancel)], big=big if big[0] else None)
+        self.app.hud.set_prompt(("From the engine.   Enter: confirm" if ok else "The engine refuses it.")
+                                + "   Esc: cancel")
+
+    def _ask_ghost(self) -> None:
+        """The engine's preview of the point under the mouse (a move's inches, a bomb's aim allowed)."""
+        p = self.pending
+        if self.asking or p is None or self.want is None or self.ghost is None or p["offer"].get("blind"):
+            return
+        at, self.want = self.want, None
+        name = p["todo"][0][0] if p["todo"] else "to"
+        action = action_of(p["offer"], {**p["values"], name: [round(at[0], 2), round(at[1], 2)]})
+        self.asking = True
+
+        def done(result):
+            self.asking = False
+            if self.ghost is not None and self.pending is p:
+                self.ghost.tell(result)
+                text = preview_text(result, names_of(self.app.view))[0]
+                self.app.hud.set_prompt(text.replace("\n", "  |  ") + "   click: here   Esc: cancel")
+                self._ask_ghost()
+
+        def failed(fault):
+            self.asking = False
+            if self.ghost is not None and self.pending is p:
+                self.ghost.tell({"legal": False})
+                self.app.hud.set_prompt(f"Not there: {getattr(fault, 'reason', fault)}   Esc: cancel")
+
+        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
+                              self.app._cb(done), failed)
+
+    def aim_at(self, target: str) -> None:
+        """Hovering a target: what the offer says of the shot at him (the engine's range, column and need)."""
+        p = self.pending
+        t = next((t for t in (p or {}).get("offer", {}).get("shots") or [] if t["id"] == target), None)
+        if t is not None:
+            self.app.hud.set_prompt(target_text(t, names_of(self.app.view)) + "   click him to aim   Esc: cancel")
