@@ -53,7 +53,7 @@ from typing import Any, Protocol
 import numpy as np
 import shapely
 import trimesh
-from shapely.geometry import box
+from shapely.geometry import MultiPoint, box
 from shapely.ops import unary_union
 from trimesh.visual.material import PBRMaterial
 
@@ -314,10 +314,14 @@ def _scatter(name: str, shape, n: int, z: float, key: int, colours: tuple[Rgb, .
     keep = shapely.contains_xy(shape, xs, ys)
     b = Builder()
     for x, y in list(zip(xs[keep], ys[keep], strict=True))[:n]:
+        beam = None
         if rng.uniform() < 0.08:
             beam = trimesh.creation.box(extents=[rng.uniform(0.8, 1.6), 0.08, 0.06])
             beam.apply_transform(trimesh.transformations.rotation_matrix(rng.uniform(0, math.tau), [0, 0, 1]))
             beam.apply_translation([x, y, z + 0.03])
+            if not shape.contains(MultiPoint(beam.vertices[:, :2]).convex_hull):
+                beam = None  # it would run into a wall and show its end on the far face as a dark block
+        if beam is not None:
             b.mesh(beam, shade(TIMBER, rng.uniform(0.8, 1.2)))
         else:
             b.mesh(_chunk(rng, (x, y, z), rng.uniform(0.04, 0.1)), shade(colours[int(rng.integers(len(colours)))],
