@@ -148,9 +148,10 @@ def test_every_tet_event_type_is_handled_or_log_only():
     assert pr.unhandled(types, HANDLERS, LOG_ONLY) == []
 
 
-def test_a_computer_game_plays_on_the_table_without_a_fault(make_app):
+def test_a_computer_game_plays_on_the_table_without_a_fault(make_app, frame_clock):
     # TET-7, G-41: four turns of the computer against itself, each turn's events one batch on the table
-    # (shown instantly): no handler fails, and the figures stand where the last view says
+    # (shown instantly): no handler fails, and the figures stand where the last view says; the set pieces
+    # at full speed run on the frame clock (a tenth of a second a frame), so they end in a few frames
     from game.client.tet.events import HANDLERS, LOG_ONLY
     from game.engine.client import InProcessEngine
 
@@ -266,6 +267,22 @@ def test_a_man_at_a_window_shows_nothing_through_the_foot_of_the_wall(make_app):
         assert low, f["id"]
         reach = max((p.x - f["x"]) * ahead[0] + (p.y - f["y"]) * ahead[1] for p in low)
         assert reach < 0.3 - THICK / 2, (f["id"], reach)
+
+
+def test_the_names_shrink_close_to_so_they_do_not_cover_the_men(make_app):
+    from game.client.tet.figures import LABEL
+
+    app = open_hue(make_app)
+    scales = lambda: [p.label.get_scale().x for p in app.scene.pieces.figures.values()]  # noqa: E731
+    assert min(scales()) == pytest.approx(LABEL)  # the overview: the names at their size
+    man = app.scene.pieces.position("hoy_loc")
+    o = app.camera.goal
+    o.x, o.y, o.z, o.heading, o.pitch, o.distance = man.x, man.y - 1.2, man.z + 1.0, 0, 14, 4.5
+    app.camera.snap()
+    app.settle()
+    label = app.scene.pieces.figures["hoy_loc"].label
+    assert label.get_scale().x < 0.4 * LABEL  # a few inches off, a third of the size
+    assert max(scales()) <= LABEL + 1e-6
 
 
 def test_the_title_menu_lists_the_tet_table():

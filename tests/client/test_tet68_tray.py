@@ -10,6 +10,10 @@ from game.engine.client import InProcessEngine
 from game.rulesets.tet68 import blast, fire
 
 
+def plain(name: str) -> str:
+    return name.split(" ", 1)[1] if name.split(" ")[0] in ("Sgt", "Cpl", "LCpl", "PFC") else name
+
+
 def _game_events(steps: int = 60) -> tuple[list[dict], dict, dict]:
     eng = InProcessEngine()
     g = eng.call("game.new", scenario="hue_street", seed=3, players={"allied": "ai", "insurgent": "ai"}, referee=True)
@@ -33,7 +37,7 @@ def test_the_tray_reads_tets_rolls_as_the_table_does():
         assert row["need"].startswith(f"need {ev['target_number']} or less")
         assert (", 1 sure hit" in row["need"]) == (ev["automatic_hits"] == 1)
         assert row["summary"] == ("MISS" if not ev["hits"] else "HIT" if ev["hits"] == 1 else f"{ev['hits']} HITS")
-        assert names[ev["firer"]] in row["title"] and names[ev["target"]] in row["title"] and "d100" in row["title"]
+        assert row["title"] == f"{plain(names[ev['firer']])} to hit {plain(names[ev['target']])}: d100"
     covers = [e for e in rolls if e["purpose"] == "cover"]
     assert covers
     for ev in covers:  # TET-16: the cover roll, d6, needs the exposure or less
@@ -70,6 +74,6 @@ def test_a_scatter_and_hand_to_hand():  # G-41
     shot = fire.strike(dice, a, b)
     rows = tray_rows(shot.events, {"a": "Sgt Ames", "b": "Hoy Loc"}, {"a": "allied", "b": "insurgent"})
     h2h = shot.events[0]
-    assert rows[0]["title"] == "Sgt Ames fights Hoy Loc: d100" and rows[0]["need"].startswith("need 60 or less, 1 sure hit")
+    assert rows[0]["title"] == "Ames fights Hoy Loc: d100"  # the rank left to the log and rows[0]["need"].startswith("need 60 or less, 1 sure hit")
     assert rows[0]["summary"] == ("2 HITS" if h2h["hits"] == 2 else "HIT")
     assert [r["summary"] for r in rows[1:]] == [f"-{e['result']} Initiative" for e in shot.events[1:]]

@@ -48,6 +48,11 @@ AT_WINDOW_BACK = 0.25
 """How far a man at a window is drawn back from his place, inches: the model's boots reach 0.44" ahead of
 its centre, and he stands 0.3" behind the wall's plane (a wall 0.15" thick), so drawn where he stands his
 toes would show through the foot of the wall outside; drawn back, only his rifle and shoulders clear the sill."""
+LABEL = 0.26
+"""A name's letters over a figure, inches high, seen from the distance the camera frames a figure at
+(``LABEL_AT``); closer, they shrink with the distance (to a third), so close to a window they do not
+cover the men."""
+LABEL_AT = 22.0
 POSE_LEAN = {"at_window": 12.0, "leaning": 20.0}
 """How far the man's upper body is tipped (degrees, a drawing): over a sill forward, out past a jamb sideways."""
 
@@ -209,7 +214,7 @@ class TetFigures:
         ring.reparent_to(node)
         ring.hide()
         name = f.get("name", fid)
-        label = text_node(name, 0.26, color, parent=self.root)
+        label = text_node(name, LABEL, color, parent=self.root)
         return FigurePiece(fid, side, node, man, label, ring, key)
 
     def place(self, fid: str, x: float, y: float, facing: float) -> None:
@@ -223,6 +228,12 @@ class TetFigures:
         back = AT_WINDOW_BACK if piece.key[1] == "at_window" and piece.key[3] else 0.0
         piece.man.set_pos(-back * math.cos(math.radians(facing)), -back * math.sin(math.radians(facing)), 0)
         piece.label.set_pos(x, y, z + HEIGHT + 0.45)
+
+    def fit_labels(self, eye: p3d.LPoint3) -> None:
+        """Each name at a size for the camera at ``eye``: LABEL from LABEL_AT or farther, smaller closer."""
+        for piece in self.figures.values():
+            d = (piece.label.get_pos() - eye).length()
+            piece.label.set_scale(LABEL * min(1.0, max(0.33, d / LABEL_AT)))
 
     def position(self, fid: str) -> p3d.LPoint3 | None:
         piece = self.figures.get(fid)

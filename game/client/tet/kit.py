@@ -29,6 +29,14 @@ class TetKit(TableKit):
         scene = TetScene(app.render, view, app.settings, app.library)
         scene.banner = lambda text, color: app.hud.banner(text, color) if app.hud is not None else None
         self.play = TetPlay(app)
+
+        def labels(task):  # every frame: the names no bigger than the men close to (figures.fit_labels)
+            if app.scene is not scene:  # this table is gone
+                return task.done
+            scene.pieces.fit_labels(app.base.camera.get_pos(app.render))
+            return task.cont
+
+        app.base.task_mgr.add(labels, f"tet-labels-{id(scene)}")
         return scene
 
     def apply_view(self, app, view: dict) -> None:

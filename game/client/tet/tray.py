@@ -13,10 +13,27 @@ from __future__ import annotations
 
 from game.client.hud import INK, SIDE_INK
 
+RANKS = ("Lt", "Sgt", "Cpl", "LCpl", "PFC", "Pvt")
+SHORT = (("Weapon Skill", "WS"), (" (on the firer's roster)", " unseen"), ("hand-to-hand: full WS, no cover roll", "no cover"))
+
 
 def _mods(ev: dict) -> str:
-    return ", ".join(f"{m.get('name')}" + (f" ({m['clause']})" if m.get("clause") else "")
-                     for m in ev.get("modifiers") or [] if m.get("name"))
+    """The factors behind the number, short enough for the tray's line: 'WS 90 TET-6, SMG at 8.6": x1/16 TET-11'."""
+    out = []
+    for m in ev.get("modifiers") or []:
+        if not m.get("name"):
+            continue
+        name = str(m["name"])
+        for long, short in SHORT:
+            name = name.replace(long, short)
+        out.append(name + (f" {m['clause']}" if m.get("clause") else ""))
+    return ", ".join(out)
+
+
+def _plain(name: str) -> str:
+    """A name without its rank, for the tray's title ('PFC Davies': 'Davies')."""
+    head, _, rest = str(name).partition(" ")
+    return rest if head in RANKS and rest else str(name)
 
 
 def _clause(ev: dict) -> str:
@@ -62,7 +79,7 @@ def _roster(events: list[dict], names: dict, sides: dict) -> list[dict]:
 def roll_row(ev: dict, names: dict, sides: dict) -> dict | None:
     """One roll as the player reads it (None: not a roll the tray shows)."""
     purpose = ev.get("purpose")
-    name = lambda fid: names.get(fid, fid or "")  # noqa: E731
+    name = lambda fid: _plain(names.get(fid, fid or ""))  # noqa: E731
     ink = SIDE_INK.get(sides.get(ev.get("firer") or ev.get("figure")), INK)
     roll, tn, sure = ev.get("result"), ev.get("target_number"), int(ev.get("automatic_hits") or 0)
     roll = "?" if roll is None else roll  # a roll told without its die
