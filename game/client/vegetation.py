@@ -168,8 +168,9 @@ class Planting:
             if ftype not in CANOPY:
                 continue
             shape = feature_shape(f).intersection(self.table)
-            clear = [feature_shape(g).buffer(0.25) for k, g in enumerate(self.features)
-                     if g.get("type") in KEEP_CLEAR or (g.get("type") == "open" and k > n)]
+            clear = [feature_shape(g).buffer(0.25) for k, g in enumerate(self.features)  # a paddy under a
+                     if (g.get("type") in KEEP_CLEAR and (k > n or g.get("type") != "paddy"))  # later wood: wood
+                     or (g.get("type") == "open" and k > n)]
             clear = [c for c in clear if c.intersects(shape)]
             self._clear = shapely.union_all(clear) if clear else None
             for i, poly in enumerate(getattr(shape, "geoms", [shape])):

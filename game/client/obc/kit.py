@@ -33,6 +33,7 @@ class ObcKit(TableKit):
 
     def apply_view(self, app, view: dict) -> None:
         app.scene.pieces.apply_view(view)
+        app.hud.tray_rows = lambda events: self.tray_rows(app, events)  # d6s against a need (tray.py)
         to_act = view.get("to_act")
         app.hud.show_status(status_line(view, app.viewing), SIDE_INK.get(to_act, INK) if to_act == app.viewing else INK)
 
@@ -56,6 +57,15 @@ class ObcKit(TableKit):
         score = result.get("score") or {}
         parts = [f"{side} {s.get('total', '?')}" for side, s in score.items()]
         return f"{result.get('reason', '')}\n{', '.join(parts)}"
+
+    def tray_rows(self, app, events: list[dict]) -> list[dict]:
+        """The rolls as OBC reads them: d6s against a need, half a d6, a scatter's inches (tray.py)."""
+        from game.client.obc.tray import tray_rows
+
+        view = app.view or {}
+        people = (view.get("men") or []) + (view.get("vehicles") or [])
+        return tray_rows(events, {m["id"]: m.get("name", m["id"]) for m in people},
+                         {m["id"]: m.get("side") for m in people})
 
     def prompt(self, app) -> str:
         if not app.actions:
