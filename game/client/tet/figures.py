@@ -53,6 +53,8 @@ LABEL = 0.26
 (``LABEL_AT``); closer, they shrink with the distance (to a third), so close to a window they do not
 cover the men."""
 LABEL_AT = 22.0
+PLACE_LABEL = 0.2
+"""A body place's name beside its mark when a player aims ('head', 'chest'), inches high from LABEL_AT."""
 POSE_LEAN = {"at_window": 12.0, "leaning": 20.0}
 """How far the man's upper body is tipped (degrees, a drawing): over a sill forward, out past a jamb sideways."""
 
@@ -234,6 +236,9 @@ class TetFigures:
         for piece in self.figures.values():
             d = (piece.label.get_pos() - eye).length()
             piece.label.set_scale(LABEL * min(1.0, max(0.33, d / LABEL_AT)))
+        for tag in self.marks.find_all_matches("=place-label"):  # 'head', 'chest' beside the marks
+            d = (tag.get_pos() - eye).length()
+            tag.set_scale(PLACE_LABEL * min(1.0, max(0.4, d / LABEL_AT)))
 
     def position(self, fid: str) -> p3d.LPoint3 | None:
         piece = self.figures.get(fid)
@@ -314,8 +319,9 @@ class TetFigures:
             node.set_depth_test(False)
             node.set_bin("fixed", 40)
             if seen:
-                tag = text_node(str(pl.get("place", "")), 0.2, (1, 0.85, 0.8, 1), parent=self.marks)
+                tag = text_node(str(pl.get("place", "")), PLACE_LABEL, (1, 0.85, 0.8, 1), parent=self.marks)
                 tag.set_pos(pt[0] + 0.45, pt[1], z)
+                tag.set_tag("place-label", "1")
 
     def destroy(self) -> None:
         self.root.remove_node()
