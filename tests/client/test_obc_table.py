@@ -225,3 +225,12 @@ def test_a_computer_game_plays_on_the_table_without_a_fault(make_app):
     assert faults == [], faults[:3]
     app.frame_camera("overview")
     still(app, "turn2")
+
+
+def test_the_title_menu_lists_hot_lz():
+    # the engine's own hello: hot_lz is listed under obc, and this client draws it
+    from game.client.menu import drawable_scenarios
+    from game.engine.client import InProcessEngine
+
+    hello = InProcessEngine().call("engine.hello")
+    assert "hot_lz" in [s["id"] for s in drawable_scenarios(hello)]

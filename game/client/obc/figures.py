@@ -117,7 +117,16 @@ class ObcFigures(TetFigures):
             tab = text_node(words, 0.3, color, parent=self.marks.get_parent())
             p = piece.node.get_pos()
             tab.set_pos(p.x, p.y, p.z + HEIGHT + 0.7)
+            if not self.labels_visible:
+                tab.hide()
             self.tabs[fid] = tab
+
+    def set_labels_visible(self, visible: bool) -> None:
+        """Names, state tabs, chopper names and the squad's ring are interface: all shown or hidden."""
+        super().set_labels_visible(visible)
+        for node in list(self.tabs.values()) + [parts[0].find("label") for parts in self.choppers.values()]:
+            if not node.is_empty():
+                node.show() if visible else node.hide()
 
     # -- choppers --------------------------------------------------------------------------------------
     def _choppers(self, vehicles: list[dict]) -> None:
@@ -204,7 +213,7 @@ class ObcFigures(TetFigures):
         for child in self.squad_marks.get_children():
             child.remove_node()
         sel = self.men.get(self.selected or "")
-        if not sel:
+        if not sel or not self.labels_visible:
             return
         squad = sel.get("squad")
         color = SIDE_COLORS.get(sel.get("side"), (1, 1, 1, 1))
