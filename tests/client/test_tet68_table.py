@@ -93,7 +93,7 @@ def test_a_move_by_click_goes_through_the_engine_and_the_figure_stands_where_the
     body = app.hud.panel_body.getText()
     assert "of his move" in body and "[TET-9" in body, body  # the engine's preview, with its clause
     app.confirm()
-    app.settle(seconds=0.5)
+    app.settle()  # the presenter at instant speed: the link idle is the move made
     moved = next(f for f in app.view["figures"] if f["id"] == fid)
     assert math.hypot(moved["x"] - (x0 + 3.0), moved["y"] - y0) < 0.3, moved
     figures_where_the_view_says(app)
@@ -127,7 +127,7 @@ def test_aiming_shows_the_engines_exposure_on_the_target(make_app):
     lit = [n for n in app.scene.pieces.marks.find_all_matches("**/place-*")]
     assert len(lit) == len(expected["places"])
     app.confirm()
-    app.settle(seconds=0.5)
+    app.settle()  # the presenter at instant speed: the link idle is the move made
     assert any("takes aim" in line for line in app.log_history)
 
 
