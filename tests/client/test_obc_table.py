@@ -97,6 +97,7 @@ def test_a_huey_flown_in_by_the_composer_lands_and_sets_its_men_down(make_app):
     assert move is not None
     app.choose_action(move)
     click_world(app, 16.0, 14.0, app.scene.table.height_at(16.0, 14.0))  # the point, on the LZ
+    assert app.kit.play.pending["todo"][0][0] == "height"
     app.kit.play.fill(0.0)  # the height: set down (the button's callback)
     app.settle()
     body = app.hud.panel_body.getText()
@@ -121,13 +122,13 @@ def test_a_huey_flown_in_by_the_composer_lands_and_sets_its_men_down(make_app):
     # OBC-3: a man of the squad moved by a click, once the chopper's move is done and the squad's comes
     app.choose_action(offer(app, "done"))
     app.settle()
-    for _ in range(8):
+    for _ in range(40):  # the computer's squad moves, then the Allies choose again (OBC-14)
         if offer(app, "activate", squad="squad_1"):
             break
-        app.settle(seconds=0.2)
+        app.advance()
+        app.settle()
     act = offer(app, "activate", squad="squad_1")
-    if act is None:
-        return  # this turn's squads are spent: the landing is what this test is for
+    assert act is not None, [(a["type"], a.get("squad")) for a in app.actions]
     app.choose_action(act)
     app.settle()
     move = next(a for a in app.actions if a["type"] == "move" and a.get("man"))
@@ -137,8 +138,9 @@ def test_a_huey_flown_in_by_the_composer_lands_and_sets_its_men_down(make_app):
     assert app.scene.pieces.selected == man["id"]
     app.choose_action(move)
     click_world(app, man["x"], man["y"] + 2.0, p.z)
-    app.kit.play.fill(False)  # walk, not run
-    app.kit.play.fill("lying")
+    values = {"run": False, "posture": "lying"}  # walk, and lie down at the end (the panel's buttons)
+    while app.kit.play.pending and app.kit.play.pending["todo"]:
+        app.kit.play.fill(values[app.kit.play.pending["todo"][0][0]])
     app.settle()
     assert "OBC-3" in app.hud.panel_body.getText()
     app.confirm()

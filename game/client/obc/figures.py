@@ -16,6 +16,8 @@ What it leaves out: moving them (events.py animates, the view then puts them), a
 
 from __future__ import annotations
 
+import math
+
 import panda3d.core as p3d
 
 from game.client import geom
@@ -32,6 +34,8 @@ TABS = {"pinned": ("PINNED", (1.0, 0.82, 0.35, 1)), "stunned": ("STUNNED", (1.0,
         "disabled": ("DOWN", (1.0, 0.35, 0.3, 1))}
 HUEY = ("uh1c_gunship", "uh1_dustoff")
 CHOPPER_SCALE = 0.55
+PICK_R = 0.5
+"""How near in plan a click must fall to a man, inches."""
 SHADOW = (0.02, 0.03, 0.02, 0.55)
 
 
@@ -230,14 +234,25 @@ class ObcFigures(TetFigures):
             tag.set_pos(p.x, p.y, p.z + HEIGHT + 1.1)
 
     def pick(self, origin, direction, only=None):
-        hit = super().pick(origin, direction, only)
-        if hit is not None:
-            return hit
+        """The man (or else the chopper) the ray passes through: where the ray crosses the height of a man's
+        middle, within ``PICK_R`` of him in plan (15 mm men stand close: the nearest there wins)."""
         import numpy as np
 
         o = np.array([origin.x, origin.y, origin.z])
         d = np.array([direction.x, direction.y, direction.z])
         best = None
+        for fid, piece in self.figures.items():
+            p = piece.node.get_pos()
+            for lift in (HEIGHT * 0.5, 0.12):  # his middle, or lying on the ground
+                if abs(d[2]) < 1e-6:
+                    continue
+                t = (p.z + lift - o[2]) / d[2]
+                q = o + d * t
+                off = math.hypot(q[0] - p.x, q[1] - p.y)
+                if t > 0 and off <= PICK_R and (best is None or off < best[0]):
+                    best = (off, fid)
+        if best is not None:
+            return ("stand", best[1])
         for vid, (node, _s, _p) in self.choppers.items():
             c = np.array(node.get_pos())
             t = float((c - o) @ d / (d @ d))
