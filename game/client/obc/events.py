@@ -26,8 +26,8 @@ from game.client.presenter import Beat, Handler, Stage
 from game.client.tet import events as tet
 
 HANDLERS: dict[str, Handler] = {}
-LOG_ONLY = frozenset({"game_over", "activate", "done", "hold", "orders", "rule", "radio", "arrival", "carry",
-                      "evacuated", "embus", "debus"})
+LOG_ONLY = frozenset({"game_over", "activate", "hold", "orders", "rule", "radio", "arrival", "carry", "evacuated",
+                      "embus", "debus"})
 """Nothing to show on the table beyond what the next view puts there: the log says it."""
 SQUARE = (1.0, 0.55, 0.15, 1)
 SCATTER = (1.0, 0.82, 0.35, 1)
@@ -233,11 +233,11 @@ def on_casualty(stage: Stage, ev: dict) -> Beat | None:
     return Beat(Parallel(*parts), 0.5 if down else 0.25)
 
 
-@handles("morale_outcome", "fled", "leader", "hth", "grenade")
+@handles("morale_outcome", "fled", "leader", "hth")
 def on_words(stage: Stage, ev: dict) -> Beat | None:
-    fid = ev.get("man") or ev.get("leader") or ev.get("thrower") or ev.get("attacker")
+    fid = ev.get("man") or ev.get("leader") or (ev.get("men") or [None])[0]  # hand-to-hand: the first man
     t = ev.get("type")
-    text = {"fled": "FLEES", "leader": "TAKES COMMAND", "hth": "HAND TO HAND", "grenade": "GRENADE"}.get(
+    text = {"fled": "FLEES", "leader": "TAKES COMMAND", "hth": "HAND TO HAND"}.get(
         t, str(ev.get("effect", "")).upper())
     words = _say(stage, fid, text, (1.0, 0.82, 0.35, 1) if t != "fled" else (1.0, 0.4, 0.3, 1))
     return Beat(words, 0.3) if words is not None else None
