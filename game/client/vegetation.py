@@ -124,6 +124,12 @@ def _axis_angle(poly) -> float:
     return math.atan2(e[1], e[0])
 
 
+def _island(g: dict, k: int, n: int, wood) -> bool:
+    """A wood listed after a paddy and lying wholly in it is an island of trees in the paddy (the later
+    ground wins, as ``game.world.tablemap`` reads it): the paddy clears none of it."""
+    return g.get("type") == "paddy" and k < n and feature_shape(g).buffer(1e-6).contains(wood)
+
+
 class Planting:
     """Where every tree of a table stands: seeded per feature, inside footprints, under canopy tops.
 
@@ -168,8 +174,8 @@ class Planting:
             if ftype not in CANOPY:
                 continue
             shape = feature_shape(f).intersection(self.table)
-            clear = [feature_shape(g).buffer(0.25) for k, g in enumerate(self.features)  # a paddy under a
-                     if (g.get("type") in KEEP_CLEAR and (k > n or g.get("type") != "paddy"))  # later wood: wood
+            clear = [feature_shape(g).buffer(0.25) for k, g in enumerate(self.features)
+                     if (g.get("type") in KEEP_CLEAR and not _island(g, k, n, shape))
                      or (g.get("type") == "open" and k > n)]
             clear = [c for c in clear if c.intersects(shape)]
             self._clear = shapely.union_all(clear) if clear else None
