@@ -87,13 +87,11 @@ class ObcFigures(TetFigures):
         self.men = {m["id"]: m for m in view.get("men") or []}
         self.squads = {q["id"]: q for q in view.get("squads") or []}
         leaders = {q.get("leader") for q in self.squads.values() if q.get("leader")}
-        acting = []
-        if view.get("active"):
-            acting = [m["id"] for m in men if m.get("squad") == view["active"] and not m.get("acted")]
-        super().apply_view({**view, "figures": [figure_of(m, leaders) for m in men], "acting": acting})
+        # names show on hover and selection only: the selected man's squad is ringed and named instead
+        super().apply_view({**view, "figures": [figure_of(m, leaders) for m in men], "acting": []})
         for fid, piece in self.figures.items():
             piece.node.set_scale(SCALE)
-            piece.label.set_scale(0.34)
+            piece.label.set_scale(0.26)
             self.place(fid, float(self.elements[fid]["x"]), float(self.elements[fid]["y"]),
                        float(self.elements[fid]["facing"]))
         self._tabs()
@@ -118,7 +116,7 @@ class ObcFigures(TetFigures):
             if which is None:
                 continue
             words, color = TABS[which]
-            tab = text_node(words, 0.3, color, parent=self.marks.get_parent())
+            tab = text_node(words, 0.22, color, parent=self.marks.get_parent())
             p = piece.node.get_pos()
             tab.set_pos(p.x, p.y, p.z + HEIGHT + 0.7)
             if not self.labels_visible:
@@ -164,7 +162,7 @@ class ObcFigures(TetFigures):
         shadow.set_light_off(1)
         plumb = geom.lines("plumb", [[(0, 0, 0), (0, 0, -1)]], (*SIDE_COLORS.get(v.get("side"), (1, 1, 1, 1))[:3], 0.5), 1.5)
         plumb.reparent_to(self.root)
-        label = text_node(v.get("name", v["id"]), 0.4, SIDE_COLORS.get(v.get("side"), (1, 1, 1, 1)), parent=node)
+        label = text_node(v.get("name", v["id"]), 0.3, SIDE_COLORS.get(v.get("side"), (1, 1, 1, 1)), parent=node)
         label.set_pos(0, 0, 1.6)
         return node, shadow, plumb
 
@@ -230,8 +228,8 @@ class ObcFigures(TetFigures):
         p = self.figures[self.selected].node.get_pos() if self.selected in self.figures else None
         if p is not None and q:
             words = q.get("name", squad) + (f": {q['order']}" if q.get("order") else "")
-            tag = text_node(words, 0.36, color, parent=self.squad_marks)
-            tag.set_pos(p.x, p.y, p.z + HEIGHT + 1.1)
+            tag = text_node(words, 0.28, color, parent=self.squad_marks)
+            tag.set_pos(p.x, p.y, p.z + HEIGHT + 1.0)
 
     def pick(self, origin, direction, only=None):
         """The man (or else the chopper) the ray passes through: where the ray crosses the height of a man's
