@@ -33,6 +33,9 @@ REACH = (1.0, 2.0, 3.0, 4.5, 6.0, 8.5)
 SNAP = 0.06
 CAUTION = 0.6
 """Inches of way a figure gives up to be seen by one exposure level less of one enemy it sees."""
+PRESS = 3
+"""Turns before the end from which the Allies spare themselves no longer (``CAUTION`` 0): the houses must be
+clear by the last turn (G-41), and a lone defender left in the last house is otherwise never rushed."""
 FRIENDLY = 2.0
 """A friend hurt in a cone or a burst counts as much as two enemies hurt, against it."""
 GRENADE = 0.15
@@ -255,6 +258,7 @@ def _move(game, side: str, offer: dict) -> dict:
         allied_in = {bid for bid, p in buildings.items()
                      if any(f["side"] == "allied" and p.covers(Point(f["x"], f["y"])) for f in view["figures"])}
         goals = [bid for bid in buildings if bid not in allied_in] or list(buildings)
+    caution = 0.0 if side == "allied" and view["turns"] - view["turn"] < PRESS else CAUTION
     walls = _walls(view)
     table = view["scenario"]["table"]
     fields = {b: _field(walls, table["width"], table["height"], _middle(buildings[b])) for b in goals}
@@ -274,7 +278,7 @@ def _move(game, side: str, offer: dict) -> dict:
                 continue
             if not plan["legal"]:
                 continue
-            score = _at(dist_field, x, y) + CAUTION * sum(plan["seen_by"].values())
+            score = _at(dist_field, x, y) + caution * sum(plan["seen_by"].values())
             if buildings[goal].covers(Point(x, y)):
                 score -= 3.0
             if best_score is None or score < best_score:
