@@ -172,3 +172,39 @@ class Ruleset(ABC):
     def table_file(self, game: Any) -> str | None:
         """The baked 3D table (.glb) for the client, or None."""
         return None
+
+
+class OfferRuleset(Ruleset):
+    """A ruleset whose game offers its moves and answers its previews itself (One Brain-Cell, Tet '68): the
+    game's ``state`` has ``over``, ``to_act`` and ``streams["ai"]``, and its computer picks one of the offers
+    (``choose``) without rolling, so the ``ai`` stream is logged as it stands and restored on replay."""
+
+    @abstractmethod
+    def choose(self, game: Any, side: str) -> dict:
+        """The computer's action for ``side``, which has the move."""
+        ...
+
+    def describe(self, sc: Any) -> dict:
+        return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
+                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
+
+    def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
+        """The computer's choice among the offers (``choose``), carried out; the ``ai`` stream is untouched
+        (the choice rolls nothing), and logged as it stands."""
+        if game.state.over or game.state.to_act != side:
+            return None, [], game.state.streams["ai"]
+        action = self.choose(game, side)
+        return action, game.act(side, action), game.state.streams["ai"]
+
+    def ai_replay(self, game: Any, side: str, action: dict | None, stream: int) -> None:
+        if action is None:
+            if not game.state.over and game.state.to_act == side:
+                raise ParamError("action", f"the save says the {side} side had no move, but it has")
+            return
+        if game.state.over or game.state.to_act != side:
+            raise ParamError("action", f"the {side} side does not have the move on replay")
+        game.state.streams["ai"] = stream
+        game.act(side, action)
+
+    def preview(self, game: Any, side: str, action: dict) -> dict:
+        return game.preview(side, action)

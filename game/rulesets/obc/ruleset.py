@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from game.rulesets import register
-from game.rulesets.base import ParamError, Ruleset
+from game.rulesets.base import OfferRuleset, ParamError
 
 
-class OneBrainCell(Ruleset):
+class OneBrainCell(OfferRuleset):
     id = "obc"
     title = "The One Brain-Cell Vietnam rules"
     sides = ("allied", "insurgent")
@@ -25,10 +25,6 @@ class OneBrainCell(Ruleset):
 
         return isinstance(scenario, ObcScenario)
 
-    def describe(self, sc: Any) -> dict:
-        return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
-
     def action_fields(self) -> dict[str, str]:
         return {"type": "id", "squad": "id", "man": "id", "vehicle": "id", "target": "id", "into": "id", "call": "id",
                 "to": "point", "at": "point", "posture": "id", "run": "flag", "height": "angle"}
@@ -38,25 +34,10 @@ class OneBrainCell(Ruleset):
 
         return ObcGame(scenario, seed)
 
-    def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
-        """The computer's choice among the offers (``ai.choose``), carried out; its own stream rolls nothing
-        and is logged as it stands."""
+    def choose(self, game: Any, side: str) -> dict:
         from game.rulesets.obc.ai import choose
 
-        if game.state.over or game.state.to_act != side:
-            return None, [], game.state.streams["ai"]
-        action = choose(game, side)
-        return action, game.act(side, action), game.state.streams["ai"]
-
-    def ai_replay(self, game: Any, side: str, action: dict | None, stream: int) -> None:
-        if action is None:
-            if not game.state.over and game.state.to_act == side:
-                raise ParamError("action", f"the save says the {side} side had no move, but it has")
-            return
-        if game.state.over or game.state.to_act != side:
-            raise ParamError("action", f"the {side} side does not have the move on replay")
-        game.state.streams["ai"] = stream
-        game.act(side, action)
+        return choose(game, side)
 
     def line_of_sight(self, game: Any, side: str, a: Any, b: Any) -> dict:
         """From a man or a vehicle of the side (by id; a man aboard sees from its height), or from a point (an
@@ -110,9 +91,6 @@ class OneBrainCell(Ruleset):
 
     def previewable(self) -> tuple[str, ...]:
         return ("move", "fire")
-
-    def preview(self, game: Any, side: str, action: dict) -> dict:
-        return game.preview(side, action)
 
 
 OBC = register(OneBrainCell())

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from game.rulesets import register
-from game.rulesets.base import ParamError, Ruleset
+from game.rulesets.base import OfferRuleset, ParamError
 
 
-class Tet68(Ruleset):
+class Tet68(OfferRuleset):
     id = "tet68"
     title = "Tet '68 house clearing"
     sides = ("allied", "insurgent")
@@ -24,10 +24,6 @@ class Tet68(Ruleset):
 
         return isinstance(scenario, TetScenario)
 
-    def describe(self, sc: Any) -> dict:
-        return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
-
     def action_fields(self) -> dict[str, str]:
         return {"type": "id", "figure": "id", "to": "point", "pose": "id", "target": "id", "auto": "flag", "at": "point"}
 
@@ -36,25 +32,10 @@ class Tet68(Ruleset):
 
         return TetGame(scenario, seed)
 
-    def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
-        """The computer's choice among the offers (``ai.choose``), carried out; the ``ai`` stream is untouched
-        (the choice rolls nothing), and logged as it stands."""
+    def choose(self, game: Any, side: str) -> dict:
         from game.rulesets.tet68.ai import choose
 
-        if game.state.over or game.state.to_act != side:
-            return None, [], game.state.streams["ai"]
-        action = choose(game, side)
-        return action, game.act(side, action), game.state.streams["ai"]
-
-    def ai_replay(self, game: Any, side: str, action: dict | None, stream: int) -> None:
-        if action is None:
-            if not game.state.over and game.state.to_act == side:
-                raise ParamError("action", f"the save says the {side} side had no move, but it has")
-            return
-        if game.state.over or game.state.to_act != side:
-            raise ParamError("action", f"the {side} side does not have the move on replay")
-        game.state.streams["ai"] = stream
-        game.act(side, action)
+        return choose(game, side)
 
     def line_of_sight(self, game: Any, side: str, a: Any, b: Any) -> dict:
         """TET-16 by ray casts: from a figure of the side (by id) to a figure it can see (its exposure, the
@@ -84,9 +65,6 @@ class Tet68(Ruleset):
 
     def previewable(self) -> tuple[str, ...]:
         return ("move", "charge", "fire", "snap_fire", "cone", "launch", "grenade")
-
-    def preview(self, game: Any, side: str, action: dict) -> dict:
-        return game.preview(side, action)
 
     def table_file(self, game: Any) -> str | None:
         """The town baked to glTF (``game.world.ruins``: walls with their doors and windows, the sheets
