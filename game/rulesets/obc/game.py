@@ -21,7 +21,6 @@ disabled men not evacuated; the higher score wins, equal scores draw.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from game.rulesets.obc.harm import Harm
 from game.rulesets.obc.scenario import SIDES, ObcScenario
 from game.rulesets.obc.state import ABLE, DISABLED, GONE, Man, Squad, Vehicle, dist
 from game.rulesets.obc.tables import tables
+from game.rulesets.record import Record
 
 READERS = ("allied", "insurgent", "referee", "all")
 
@@ -77,7 +77,7 @@ class ObcState:
         return new
 
 
-class ObcGame(Acts, Harm):
+class ObcGame(Record, Acts, Harm):
     """The game object the engine drives (game.rulesets.base)."""
 
     def __init__(self, scenario: ObcScenario, seed: int):
@@ -116,39 +116,11 @@ class ObcGame(Acts, Harm):
         self._begin_turn()
 
     # -- the record ------------------------------------------------------------------------------------
-    def emit(self, event: dict, visible: str = "all") -> dict:
-        ev = {"seq": len(self.events) + 1, **event, "_visible": visible}
-        self.events.append(ev)
-        return ev
-
-    def events_for(self, reader: str, events: list[dict], since: int = 0) -> list[dict]:
-        """What ``reader`` may see, numbered in its own sequence (1, 2, 3, ... with no gaps, DESIGN §6)."""
-        out, n = [], 0
-        wanted = {id(e) for e in events}
-        for ev in self.events:
-            if not (reader == "referee" or ev["_visible"] in ("all", reader)):
-                continue
-            n += 1
-            if n > since and id(ev) in wanted:
-                out.append({**{k: copy.deepcopy(v) for k, v in ev.items() if k != "_visible"}, "seq": n})
-        return out
-
-    def put_back(self, state: ObcState) -> None:
-        self.state = state
-        self.dice = Dice(state.streams)
-
     def _dump(self) -> str:
         return json.dumps(self.state, default=vars, sort_keys=True)
 
     def snapshot(self) -> dict:
         return json.loads(self._dump())
-
-    def hash(self) -> str:
-        return hashlib.sha256(self._dump().encode()).hexdigest()
-
-    def seen_count(self, reader: str) -> int:
-        """How many events ``reader`` may see (its last sequence number)."""
-        return sum(1 for ev in self.events if reader == "referee" or ev["_visible"] in ("all", reader))
 
     @property
     def los(self):

@@ -25,14 +25,12 @@ when at the end they hold half the buildings or more; anything else is a draw.
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 import math
 from dataclasses import asdict, dataclass, field
 
 from game.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
+from game.rulesets.record import Record
 from game.rulesets.tet68 import fire, fog, melee, movement, offers, resolve
 from game.rulesets.tet68.exposure import Figure, exposure
 from game.rulesets.tet68.scenario import SIDES, TetScenario
@@ -95,7 +93,7 @@ class TetState:
     """The side that acted last at this Initiative: the other goes next (engine reading)."""
 
 
-class TetGame:
+class TetGame(Record):
     """The game object the engine drives (game.rulesets.base)."""
 
     def __init__(self, scenario: TetScenario, seed: int):
@@ -113,41 +111,8 @@ class TetGame:
         self._begin_turn()
 
     # -- the record ----------------------------------------------------------------------------------
-    def emit(self, event: dict, visible: str = "all", owner: str | None = None, others: dict | None = None) -> dict:
-        """Record an event for ``visible`` (a side, or all); ``others``: the copy a side other than ``owner``
-        reads (``fog.py``: the statistics stay on their owner's roster)."""
-        ev = {"seq": len(self.events) + 1, **event, "_visible": visible}
-        if others is not None and owner is not None:
-            ev["_others"] = (owner, others)
-        self.events.append(ev)
-        return ev
-
-    def events_for(self, reader: str, events: list[dict], since: int = 0) -> list[dict]:
-        """What ``reader`` may see, numbered in its own sequence (1, 2, 3, ... with no gaps, DESIGN §6)."""
-        out, n = [], 0
-        wanted = {id(e) for e in events}
-        for ev in self.events:
-            vis = ev["_visible"]
-            if not (reader == "referee" or vis == "all" or vis == reader):
-                continue
-            n += 1
-            if n > since and id(ev) in wanted:
-                shown = ev
-                if "_others" in ev and reader not in ("referee", ev["_others"][0]):
-                    shown = ev["_others"][1]
-                out.append({**{k: copy.deepcopy(v) for k, v in shown.items() if not k.startswith("_")}, "seq": n})
-        return out
-
-    def put_back(self, state: TetState) -> None:
-        """Restore a state taken before an act that failed (the engine keeps the game unchanged)."""
-        self.state = state
-        self.dice = Dice(state.streams)
-
     def snapshot(self) -> dict:
         return asdict(self.state)
-
-    def hash(self) -> str:
-        return hashlib.sha256(json.dumps(self.snapshot(), sort_keys=True).encode()).hexdigest()
 
     # -- the turn (TET-7) ----------------------------------------------------------------------------
     def _begin_turn(self) -> None:
