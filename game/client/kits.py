@@ -104,6 +104,63 @@ class TableKit:
         """The game is going: drop whatever is being composed."""
 
 
+class ComposerKit(TableKit):
+    """A kit that brings its own composer (``self.play``, made with the scene: ``click``, ``hover``,
+    ``choose``, ``confirm``, ``cancel``, ``select``, ``refresh_panel``) and its presenter's ``handlers``;
+    the app's line-of-sight tool and tape keep the mouse while one is out (``app.tool``)."""
+
+    play = None
+
+    def handlers(self) -> dict:
+        """The presenter's handlers for the ruleset's events."""
+        raise NotImplementedError
+
+    def presenter(self, app):
+        from game.client.presenter import Presenter
+
+        return Presenter(app.scene, app.library, app.sound, app.shake, app.base.camera,
+                         on_error=app.report_fault, handlers=self.handlers())
+
+    def click(self, app, ray) -> bool:
+        if app.tool is not None:
+            return False
+        self.play.click(ray)
+        return True
+
+    def hover(self, app) -> bool:
+        if app.tool is not None:
+            return False
+        self.play.hover()
+        return True
+
+    def choose(self, app, action: dict) -> bool:
+        self.play.choose(action)
+        return True
+
+    def confirm(self, app) -> bool:
+        return self.play.confirm()
+
+    def cancel(self, app) -> bool:
+        if self.play.cancel():
+            return True
+        if app.scene is not None and app.scene.pieces.selected:
+            self.select(app, None)
+            return True
+        return False
+
+    def select(self, app, ident: str | None) -> bool:
+        self.play.select(ident)
+        return True
+
+    def refresh_panel(self, app) -> bool:
+        self.play.refresh_panel()
+        return True
+
+    def clear(self, app) -> None:
+        if self.play is not None and app.scene is not None:
+            self.play.cancel(keep_prompt=True)
+
+
 class DinkyDauKit(TableKit):
     """Dinky Dau: the flocked table with its terrain, stands and set pieces; the app's composer plays it."""
 

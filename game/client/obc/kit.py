@@ -11,12 +11,12 @@ selected man and the mouse. No first-turn guide and no tunnels here.
 from __future__ import annotations
 
 from game.client.hud import INK, SIDE_INK
-from game.client.kits import TableKit
+from game.client.kits import ComposerKit
 from game.client.obc.play import ObcPlay
 from game.client.obc.words import status_line
 
 
-class ObcKit(TableKit):
+class ObcKit(ComposerKit):
     ruleset = "obc"
     title = "One Brain-Cell"
 
@@ -37,12 +37,10 @@ class ObcKit(TableKit):
         to_act = view.get("to_act")
         app.hud.show_status(status_line(view, app.viewing), SIDE_INK.get(to_act, INK) if to_act == app.viewing else INK)
 
-    def presenter(self, app):
+    def handlers(self) -> dict:
         from game.client.obc.events import HANDLERS
-        from game.client.presenter import Presenter
 
-        return Presenter(app.scene, app.library, app.sound, app.shake, app.base.camera,
-                         on_error=app.report_fault, handlers=HANDLERS)
+        return HANDLERS
 
     def briefing(self, view: dict) -> dict:
         sc = view.get("scenario", {})
@@ -83,43 +81,3 @@ class ObcKit(TableKit):
 
     def lift(self, app) -> None:
         app.scene.flora.toggle()
-
-    # -- interaction -------------------------------------------------------------------------------
-    def click(self, app, ray) -> bool:
-        if app.tool is not None:
-            return False
-        self.play.click(ray)
-        return True
-
-    def hover(self, app) -> bool:
-        if app.tool is not None:
-            return False
-        self.play.hover()
-        return True
-
-    def choose(self, app, action: dict) -> bool:
-        self.play.choose(action)
-        return True
-
-    def confirm(self, app) -> bool:
-        return self.play.confirm()
-
-    def cancel(self, app) -> bool:
-        if self.play.cancel():
-            return True
-        if app.scene is not None and app.scene.pieces.selected:
-            self.select(app, None)
-            return True
-        return False
-
-    def select(self, app, ident: str | None) -> bool:
-        self.play.select(ident)
-        return True
-
-    def refresh_panel(self, app) -> bool:
-        self.play.refresh_panel()
-        return True
-
-    def clear(self, app) -> None:
-        if self.play is not None and app.scene is not None:
-            self.play.cancel(keep_prompt=True)

@@ -10,12 +10,12 @@ mouse); ``C`` cuts them all. No first-turn guide and no tunnels here.
 from __future__ import annotations
 
 from game.client.hud import INK, SIDE_INK
-from game.client.kits import TableKit
+from game.client.kits import ComposerKit
 from game.client.tet.play import TetPlay
 from game.client.tet.words import go_line, turn_line
 
 
-class TetKit(TableKit):
+class TetKit(ComposerKit):
     ruleset = "tet68"
     title = "Tet '68 house clearing"
 
@@ -47,12 +47,10 @@ class TetKit(TableKit):
         app.hud.show_status(turn_line(view), SIDE_INK.get(to_act, INK) if to_act == app.viewing else INK)
         self.pointer(app, None)
 
-    def presenter(self, app):
-        from game.client.presenter import Presenter
+    def handlers(self) -> dict:
         from game.client.tet.events import HANDLERS
 
-        return Presenter(app.scene, app.library, app.sound, app.shake, app.base.camera,
-                         on_error=app.report_fault, handlers=HANDLERS)
+        return HANDLERS
 
     def briefing(self, view: dict) -> dict:
         """The scenario's own words say how it is won (G-41); the card adds the turns, not VP."""
@@ -100,43 +98,3 @@ class TetKit(TableKit):
         app.hud.set_prompt("Walls cut down (C: stand them up)" if cut else "Walls standing, cut only toward the "
                            "selected figure or the mouse (C)")
         self.pointer(app, None)
-
-    # -- interaction -------------------------------------------------------------------------------
-    def click(self, app, ray) -> bool:
-        if app.tool is not None:  # the line-of-sight tool and the tape are the app's own
-            return False
-        self.play.click(ray)
-        return True
-
-    def hover(self, app) -> bool:
-        if app.tool is not None:
-            return False
-        self.play.hover()
-        return True
-
-    def choose(self, app, action: dict) -> bool:
-        self.play.choose(action)
-        return True
-
-    def confirm(self, app) -> bool:
-        return self.play.confirm()
-
-    def cancel(self, app) -> bool:
-        if self.play.cancel():
-            return True
-        if app.scene is not None and app.scene.pieces.selected:
-            self.select(app, None)
-            return True
-        return False
-
-    def select(self, app, ident: str | None) -> bool:
-        self.play.select(ident)
-        return True
-
-    def refresh_panel(self, app) -> bool:
-        self.play.refresh_panel()
-        return True
-
-    def clear(self, app) -> None:
-        if self.play is not None and app.scene is not None:
-            self.play.cancel(keep_prompt=True)
