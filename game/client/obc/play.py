@@ -113,16 +113,11 @@ class ObcPlay(TetPlay):
         return super().confirm()
 
     # the action sent names the man or the vehicle (the composer's ``figure`` is the table's own)
-    def _final(self) -> None:
-        p = self.pending
-        action = action_of(p["offer"], p["values"])
-        p["final"] = action
-        if not p["offer"].get("preview") or p["offer"].get("blind"):  # the engine previews no blind fire
-            self.send()
-            return
-        self.app.hud.set_prompt("asking the engine...")
-        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
-                              self.app._cb(self._previewed), self._refused)
+    def _action(self, offer: dict, values: dict) -> dict:
+        return action_of(offer, values)
+
+    def _previews(self, offer: dict) -> bool:
+        return bool(offer.get("preview")) and not offer.get("blind")  # the engine previews no blind fire
 
     def _previewed(self, result: dict) -> None:
         p = self.pending
@@ -131,15 +126,8 @@ class ObcPlay(TetPlay):
         p["preview"] = result
         a = p["final"]
         body, big = preview_text(result, names_of(self.app.view))
-        ok = result.get("legal", True)
         clause = f"\n[{result.get('clause')}]" if result.get("clause") else f"\n[{p['offer'].get('clause', '')}]"
-        from game.client.actions_menu import Row
-
-        self.app.hud.show_menu(p["offer"].get("label") or a["type"], body + clause,
-                               [Row("action", "Confirm (Enter)", callback=self.send, enabled=ok),
-                                Row("action", "Cancel (Esc)", callback=self.cancel)], big=big if big[0] else None)
-        self.app.hud.set_prompt(("From the engine.   Enter: confirm" if ok else "The engine refuses it.")
-                                + "   Esc: cancel")
+        self._confirm_menu(p["offer"].get("label") or a["type"], body + clause, result, big if big[0] else None)
 
     def _ask_ghost(self) -> None:
         """The engine's preview of the point under the mouse (a move's inches, a bomb's aim allowed)."""

@@ -176,14 +176,22 @@ class TetPlay:
     def _final(self) -> None:
         """All filled: the engine's preview (where the offer has one) before Confirm, or the action goes."""
         p = self.pending
-        action = action_of(p["offer"], p["values"])
+        action = self._action(p["offer"], p["values"])
         p["final"] = action
-        if not p["offer"].get("preview"):
+        if not self._previews(p["offer"]):
             self.send()
             return
         self.app.hud.set_prompt("asking the engine...")
         self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
                               self.app._cb(self._previewed), self._refused)
+
+    def _action(self, offer: dict, values: dict) -> dict:
+        """The action sent for an offer and the values filled in (``action_of``)."""
+        return action_of(offer, values)
+
+    def _previews(self, offer: dict) -> bool:
+        """Whether the engine previews the offer's action before Confirm."""
+        return bool(offer.get("preview"))
 
     def _previewed(self, result: dict) -> None:
         p = self.pending
@@ -199,13 +207,16 @@ class TetPlay:
             self.ghost.follow(*(result.get("aim") or result.get("at") or a.get("at") or [0, 0])[:2])
             self.ghost.tell(result)
         body, big = preview_text(result, names)
-        ok = result.get("legal", True)
         clause = f"\n[{result.get('clause')}]" if result.get("clause") else ""
+        self._confirm_menu(a.get("label") or p["offer"].get("label") or a["type"], body + clause, result, big)
+
+    def _confirm_menu(self, title: str, text: str, result: dict, big) -> None:
+        """The engine's preview with Confirm (enabled where it allows the action) and Cancel."""
+        ok = result.get("legal", True)
         from game.client.actions_menu import Row
 
-        self.app.hud.show_menu(a.get("label") or p["offer"].get("label") or a["type"], body + clause,
-                               [Row("action", "Confirm (Enter)", callback=self.send, enabled=ok),
-                                Row("action", "Cancel (Esc)", callback=self.cancel)], big=big)
+        self.app.hud.show_menu(title, text, [Row("action", "Confirm (Enter)", callback=self.send, enabled=ok),
+                                             Row("action", "Cancel (Esc)", callback=self.cancel)], big=big)
         self.app.hud.set_prompt(("From the engine.   Enter: confirm" if ok else "The engine refuses it.")
                                 + "   Esc: cancel")
 
