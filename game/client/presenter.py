@@ -72,13 +72,20 @@ LOG_ONLY = frozenset({
 # fire support (DD chapter 8) has handlers: air_pass, fire_mission, gunship, illumination, smoke, terrain
 
 
-def handles(*types: str):
-    """Register a handler for event ``types``."""
-    def register(fn: Handler) -> Handler:
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-    return register
+def registrar(handlers: dict[str, Handler]):
+    """The ``handles(*types)`` decorator that registers a handler in ``handlers`` for event ``types`` (Dinky
+    Dau's registry below; a ruleset's own: game.client.kits)."""
+    def handles(*types: str):
+        def register(fn: Handler) -> Handler:
+            for t in types:
+                handlers[t] = fn
+            return fn
+        return register
+    return handles
+
+
+handles = registrar(HANDLERS)
+"""Register a handler for event ``types`` in Dinky Dau's registry."""
 
 
 def _load_handlers() -> None:

@@ -22,7 +22,7 @@ from direct.interval.IntervalGlobal import Func, LerpFunctionInterval, Parallel,
 from game.client import fx, geom
 from game.client.effects import DIRT, FLASH, HIT, fade
 from game.client.obc.figures import HEIGHT
-from game.client.presenter import Beat, Handler, Stage
+from game.client.presenter import Beat, Handler, Stage, registrar
 from game.client.tet import events as tet
 
 HANDLERS: dict[str, Handler] = {}
@@ -33,17 +33,10 @@ SQUARE = (1.0, 0.55, 0.15, 1)
 SCATTER = (1.0, 0.82, 0.35, 1)
 
 
-def handles(*types: str):
-    def register(fn: Handler) -> Handler:
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-    return register
+handles = registrar(HANDLERS)
 
 
-def _pos(stage: Stage, fid, lift: float = 0.0):
-    p = stage.pieces.position(str(fid or ""))
-    return None if p is None else (p.x, p.y, p.z + lift)
+_pos = tet._pos
 
 
 def _say(stage: Stage, fid, text: str, color=(1.0, 0.82, 0.35, 1), life: float = 1.6):

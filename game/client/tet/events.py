@@ -22,7 +22,7 @@ from direct.interval.IntervalGlobal import Func, LerpFunctionInterval, Parallel,
 
 from game.client import fx, geom
 from game.client.effects import DUST, FLASH, HIT, TRACER, banner, fade, grenade, ring, rounds
-from game.client.presenter import Beat, Handler, Stage
+from game.client.presenter import Beat, Handler, Stage, registrar
 from game.client.tet.figures import HEIGHT
 
 HANDLERS: dict[str, Handler] = {}
@@ -33,12 +33,7 @@ PLACE_Z = {"head": 0.93, "chest": 0.74, "stomach": 0.6, "groin": 0.49, "boots": 
 """Where on a standing man each place is drawn (a drawing; the engine's evidence gives the real points)."""
 
 
-def handles(*types: str):
-    def register(fn: Handler) -> Handler:
-        for t in types:
-            HANDLERS[t] = fn
-        return fn
-    return register
+handles = registrar(HANDLERS)
 
 
 def _fig(stage: Stage, fid) -> dict:
