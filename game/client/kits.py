@@ -9,8 +9,8 @@ guide, the dice tray's rows, the mouse pointer's use over the table, and the key
 Interaction hooks (``click``, ``hover``, ``choose``, ``confirm``, ``cancel``, ``select``, ``refresh_panel``,
 ``clear``) return True when the kit took the input; Dinky Dau's kit takes none, so the app's own composer
 (app.py: offers into actions by their parameters' kinds) plays it. A kit for another ruleset brings its own
-composer (``game.client.tet.play`` for Tet '68; ``ComposerKit`` hands it the input). A kit never decides a rule: it asks the engine through
-the app's link like everything else in the client.
+composer (``game.client.tet.play`` for Tet '68; ``ComposerKit`` hands it the input). A kit never decides a
+rule: it asks the engine through the app's link like everything else in the client.
 
 A scene a kit builds offers what the app and the presenter use: ``root``, ``table`` (``width``,
 ``height``, ``height_at``), ``pieces`` (``selected``, ``elements``, ``element_centre``, ``labels_visible``,
