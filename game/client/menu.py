@@ -21,10 +21,12 @@ def drawable_scenarios(hello: dict) -> list[dict]:
     """The scenarios of ``engine.hello`` this client can put on the table."""
     return [s for s in hello.get("scenarios", []) if s.get("ruleset", "dinky_dau") in DRAWS]
 
+
 def takes(hello: dict, scenario: dict | None) -> tuple[bool, set[str] | None]:
     """Whether the scenario's ruleset has co-op seats, and the names of its own options (None: unknown)."""
     name = (scenario or {}).get("ruleset", "dinky_dau")
-    row = next((r for r in hello.get("rulesets") or [] if r.get("id") == name), {})
+    rows = [r for r in hello.get("rulesets") or [] if isinstance(r, dict)]  # an older engine lists only ids
+    row = next((r for r in rows if r.get("id") == name), {})
     options = row.get("options")
     return bool(row.get("coop", True)), None if options is None else set(options)
 
