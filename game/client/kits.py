@@ -21,25 +21,28 @@ A scene a kit builds offers what the app and the presenter use: ``root``, ``tabl
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 
-class TableKit:
+class TableKit(ABC):
     """The hooks the app asks of a ruleset's table; the defaults take no input and draw nothing extra."""
 
     ruleset = ""
     title = ""
 
     # -- the table ---------------------------------------------------------------------------------
+    @abstractmethod
     def scene(self, app, view: dict):
-        raise NotImplementedError
+        """The table's scene for the game's first view."""
 
     def apply_view(self, app, view: dict) -> None:
         """What a view changes on the table (the pieces, the markers), and the HUD's status line."""
+        return None  # an optional hook: by default nothing
 
+    @abstractmethod
     def presenter(self, app):
         """The presenter that plays this ruleset's events on the app's scene."""
-        raise NotImplementedError
 
     def guide(self, app):
         """The first-turn hints, or None."""
@@ -70,9 +73,11 @@ class TableKit:
 
     def pointer(self, app, at: tuple[float, float] | None) -> None:
         """The mouse is over the table at ``at`` (None: off the window), every frame."""
+        return None  # an optional hook: by default nothing
 
     def lift(self, app) -> None:
         """C: lift what hides the pieces off the table, or put it back."""
+        return None  # an optional hook: by default nothing
 
     def below(self, app) -> str | None:
         """U: the view below the table, where the ruleset has one; the prompt to show."""
@@ -102,6 +107,7 @@ class TableKit:
 
     def clear(self, app) -> None:
         """The game is going: drop whatever is being composed."""
+        return None  # an optional hook: by default nothing
 
 
 class ComposerKit(TableKit):
@@ -111,9 +117,9 @@ class ComposerKit(TableKit):
 
     play = None
 
+    @abstractmethod
     def handlers(self) -> dict:
         """The presenter's handlers for the ruleset's events."""
-        raise NotImplementedError
 
     def presenter(self, app):
         from game.client.presenter import Presenter

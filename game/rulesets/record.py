@@ -13,12 +13,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from abc import ABC, abstractmethod
 from typing import Any
 
 from game.dice import Dice
 
 
-class Record:
+class Record(ABC):
     events: list[dict]
     state: Any
     dice: Dice
@@ -56,8 +57,9 @@ class Record:
         self.state = state
         self.dice = Dice(state.streams)
 
+    @abstractmethod
     def snapshot(self) -> dict:
-        raise NotImplementedError
+        """The game's state as plain data (saves and the hash)."""
 
     def _dump(self) -> str:
         return json.dumps(self.snapshot(), sort_keys=True)
