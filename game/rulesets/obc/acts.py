@@ -68,7 +68,7 @@ class Acts:
         v = self.state.vehicles.get(m.aboard) if m.aboard else None
         still = m.moved == 0 and (v is None or v.moved == 0)
         crew = v is not None
-        return firing.rifle_mods(self.t, still, self.fleeting(tid), not crew and not self.in_zone(m), m.wounds > 0)
+        return firing.rifle_mods(self.t, still, self.fleeting(tid), not crew and self.out_of_command(m), m.wounds > 0)
 
     def mg_half(self, m: Man, tid: str | None) -> list[str]:
         v = self.state.vehicles.get(m.aboard) if m.aboard else None
@@ -115,10 +115,10 @@ class Acts:
             raise IllegalAction("choose a squad to move first (activate)", "OBC-2")
         handler = {"move": self._act_move, "fire": self._act_fire, "hold": self._act_hold, "done": self._act_done,
                    "grenade": self._act_grenade, "carry": self._act_carry, "embus": self._act_embus,
-                   "debus": self._act_debus, "radio": self._act_radio}.get(kind)
+                   "debus": self._act_debus, "radio": self._act_radio, "retreat": self._act_retreat}.get(kind)
         if handler is None:
             raise IllegalAction(f"no action {str(kind)[:40]!r} (activate, move, fire, hold, grenade, carry, embus, "
-                                "debus, radio, done)", "OBC-2")
+                                "debus, radio, retreat, done)", "OBC-2")
         handler(side, action)
         return self.events[start:]
 
@@ -126,6 +126,7 @@ class Acts:
         mid = action.get("man")
         m = self.state.men.get(mid) if isinstance(mid, str) else None
         if m is None or m not in self.actors():  # a hidden enemy's id reads as a made-up one
+            self.refuse_out_of_command(mid)
             raise IllegalAction(f"no man {str(mid)[:40]!r} of the moving squad who may act now", "OBC-15; OBC-16; OBC-30")
         return m
 
@@ -197,10 +198,10 @@ class Acts:
         self.place(m, to)
         self._evacuate_at_edge(m)
 
-    def move_plan(self, m: Man, to: tuple[float, float], run: bool) -> movement.Plan:
+    def move_plan(self, m: Man, to: tuple[float, float], run: bool, retreat: bool = False) -> movement.Plan:
         limit = m.allowance * self.t.movement.fire_move if m.fired else None
         return movement.man_move(self.t, self.ground, (m.x, m.y), to, wounded=m.wounds > 0, one_crew=self.one_crew(m),
-                                 run=run, carrying=m.carrying is not None, limit=limit)
+                                 run=run, carrying=m.carrying is not None, limit=limit, retreat=retreat)
 
     def _evacuate_at_edge(self, m: Man) -> None:
         edge = self.scenario.edges.get(m.side)
@@ -450,7 +451,7 @@ class Acts:
         self._start(m)
         m.fired = True
         self.state.revealed.append(m.id)
-        mods = firing.rifle_mods(self.t, m.moved == 0, False, not self.in_zone(m), m.wounds > 0)
+        mods = firing.rifle_mods(self.t, m.moved == 0, False, self.out_of_command(m), m.wounds > 0)
         hit, evs = firing.rifle_shot(self.dice, m.id, "cover", need[0], need[1], mods, m.name)
         for ev in evs:
             self.emit(ev)

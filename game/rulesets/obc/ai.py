@@ -43,8 +43,8 @@ def choose(game, side: str) -> dict:
             by_man.setdefault(o["man"], []).append(o)
     for mid, mine in by_man.items():
         m = s.men[mid]
-        if m.acted:
-            continue
+        if m.acted or all(o["type"] == "retreat" for o in mine):
+            continue  # out of command (OBC-17): he stays where he is
         return _man(game, side, q, m, mine)
     return {"type": "done"}
 

@@ -7,8 +7,8 @@ every squad has moved. A squad's move (``activate``): its men's morale outcomes 
 rallies, OBC-46), a new leader if the old one is down (OBC-18), the ½d6 of independent men (OBC-16); then its
 men act one by one, each at most once, and ``done`` ends it. A man in his leader's zone acts under
 authority, as many as the level (OBC-15); the others only as one of the ½d6 independent men, out of command
-(OBC-17: -1 to fire, +1 to morale effects). The men that may not act stay where they are (engine reading:
-OBC-17's half-speed retreat to the table edge is not offered). A man pinned or wounded misses his squad's
+(OBC-17: -1 to fire, +1 to morale effects); those out of command that neither lets act may only retreat
+toward the table edge at half speed (``command``). A man pinned or wounded misses his squad's
 next move (OBC-30, read per squad move).
 
 Fog (DESIGN §6): a side sees the enemy men and vehicles its men's eyes reach by the world's ray casts
@@ -29,6 +29,7 @@ from game.dice import Dice, seed_streams
 from game.rules.views import _feature as feature_of
 from game.rulesets.obc import firing, sight
 from game.rulesets.obc.acts import Acts
+from game.rulesets.obc.command import Command
 from game.rulesets.obc.harm import Harm
 from game.rulesets.obc.scenario import SIDES, ObcScenario
 from game.rulesets.obc.state import ABLE, DISABLED, GONE, Man, Squad, Vehicle, dist
@@ -77,7 +78,7 @@ class ObcState:
         return new
 
 
-class ObcGame(Record, Acts, Harm):
+class ObcGame(Record, Command, Acts, Harm):
     """The game object the engine drives (game.rulesets.base)."""
 
     def __init__(self, scenario: ObcScenario, seed: int):
@@ -348,45 +349,14 @@ class ObcGame(Record, Acts, Harm):
         out = []
         for m in self.actors():
             out += self.man_offers(m)
+        for m in self.retreaters():
+            offer = self.retreat_offer(m)
+            out += [offer] if offer else []
         for v in s.vehicles.values():
             if v.squad == s.active and v.able and v.immobilised_until < s.turn:
                 out += self.vehicle_offers(v)
         out.append({"type": "done", "clause": "OBC-14", "label": f"{s.squads[s.active].name} has moved"})
         return out
-
-    def in_zone(self, m: Man) -> bool:
-        """OBC-15: within the squad leader's zone of authority (the leader himself is)."""
-        q = self.state.squads[m.squad]
-        lead = self.state.men.get(q.leader) if q.leader else None
-        if lead is None or not lead.able:
-            return False
-        return m.id == lead.id or dist(m, lead) <= q.zone
-
-    def actors(self) -> list[Man]:
-        """The men of the active squad who may still act now (OBC-15 - OBC-17, OBC-30, OBC-45)."""
-        s = self.state
-        q = s.squads[s.active]
-        out = []
-        for m in s.men.values():
-            if m.squad != q.id or not m.able or m.panicked or m.stunned or m.locked or m.done or not self.on_table(m):
-                continue
-            if m.aboard and m.id not in s.vehicles[m.aboard].crew:
-                continue  # a passenger waits for the vehicle to set him down (OBC-11)
-            if not m.acted and not self.budget(m):
-                continue
-            out.append(m)
-        return out
-
-    def budget(self, m: Man) -> str | None:
-        """Which count a man's first act this move comes from: authority, or the independent ½d6."""
-        q = self.state.squads[m.squad]
-        if self.state.vehicles.get(m.aboard or "") and m.id in self.state.vehicles[m.aboard].crew:
-            return "crew"
-        if m.id == q.leader:
-            return "leader"
-        if self.in_zone(m) and q.in_command_left > 0:
-            return "authority"
-        return "independent" if q.independent_left > 0 else None
 
     def man_offers(self, m: Man) -> list[dict]:
         s, w = self.state, self.t.weapons[m.weapon]

@@ -77,11 +77,11 @@ class Harm:
             if not m.under_fire:
                 m.under_fire = True
                 self.morale_check(m, "first_fire")
-            elif not self.in_zone(m):
+            elif self.out_of_command(m):
                 self.morale_check(m, "out_of_command")
 
     def morale_check(self, m: Man, cause: str) -> None:
-        effect, evs = morale.check(self.dice, self.t, m, cause, not self.in_zone(m))
+        effect, evs = morale.check(self.dice, self.t, m, cause, self.out_of_command(m))
         for ev in evs:
             self.emit(ev, m.side)
         if effect and SEVERITY[effect] > SEVERITY[m.pending]:
@@ -160,7 +160,7 @@ class Harm:
             to = None if goal is None else self._toward(m, (goal.x, goal.y), stop=1.0)
         else:
             m.panicked = m.fleeing = True
-            to = self._toward(m, self._edge_point(m), stop=0.0)
+            to = self._toward(m, self.edge_point(m), stop=0.0)
         self.emit({"type": "morale_outcome", "man": m.id, "effect": effect, "clause": "OBC-45; OBC-14",
                    "text": f"{m.name}: {effect.replace('_', ' ')}"}, m.side)
         if to is not None and m.aboard is None:
@@ -170,10 +170,6 @@ class Harm:
                 m.status = GONE
                 self.emit({"type": "fled", "man": m.id, "clause": "OBC-45", "text": f"{m.name} flees the table"},
                           self.shown_to(m, self.other_side(m.side)))
-
-    def _edge_point(self, m: Man) -> tuple[float, float]:
-        w, h = self.scenario.width, self.scenario.height
-        return min(((0.0, m.y), (w, m.y), (m.x, 0.0), (m.x, h)), key=lambda p: math.dist(p, (m.x, m.y)))
 
     def _toward(self, m: Man, goal: tuple[float, float], stop: float) -> tuple[float, float]:
         a = (m.x, m.y)

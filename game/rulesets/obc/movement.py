@@ -53,7 +53,7 @@ def going_of(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, 
 
 
 def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: bool, carrying: bool,
-                  entering: bool) -> tuple[float, list[dict]]:
+                  entering: bool, retreat: bool = False) -> tuple[float, list[dict]]:
     """A man's inches for this move and the deductions, by clause."""
     m = t.movement
     base = t.rates["infantry"].on(going)
@@ -65,6 +65,9 @@ def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: 
     if one_crew:
         inches *= m.one_crew
         steps.append({"name": "one crewman left", "factor": m.one_crew, "clause": "OBC-5"})
+    if retreat:
+        inches *= m.retreat
+        steps.append({"name": "retreat out of command", "factor": m.retreat, "clause": "OBC-17"})
     if carrying:
         inches *= m.carry_one
         steps.append({"name": "carrying a man", "factor": m.carry_one, "clause": "OBC-42"})
@@ -79,7 +82,7 @@ def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: 
 
 def man_move(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, float], *, wounded: bool = False,
              one_crew: bool = False, run: bool = False, carrying: bool = False, vehicle: bool = False,
-             limit: float | None = None) -> Plan:
+             limit: float | None = None, retreat: bool = False) -> Plan:
     """A man's straight move from a to b: legal when within his allowance (``limit``: a lower cap, as half
     distance when he fires too, OBC-6)."""
     going = going_of(t, ground, a, b)
@@ -88,7 +91,7 @@ def man_move(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, 
         return Plan(False, 0.0, d, going, reason="impassable ground on the way", clause="OBC-3")
     entering = vehicle or (ground.at(*b) in BUILDINGS and ground.at(*a) != ground.at(*b))
     inches, steps = man_allowance(t, going, wounded=wounded, one_crew=one_crew, run=run, carrying=carrying,
-                                  entering=entering)
+                                  entering=entering, retreat=retreat)
     if limit is not None and limit < inches:
         inches = limit
         steps.append({"name": "half distance to fire", "inches": limit, "clause": "OBC-6"})
