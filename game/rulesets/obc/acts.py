@@ -44,7 +44,7 @@ class Acts:
 
     def reach(self, m: Man, run: bool) -> float:
         inches, _ = movement.man_allowance(self.t, "country", wounded=m.wounds > 0, one_crew=self.one_crew(m),
-                                           run=run, carrying=m.carrying is not None, entering=False)
+                                           run=run, carrying=self.carry_count(m), entering=False)
         return inches * self.t.movement.fire_move if m.fired else inches
 
     def may_move(self, m: Man) -> bool:
@@ -90,6 +90,10 @@ class Acts:
                     out.append(v.id)
         return out
 
+    def able_aboard(self, v: Vehicle) -> list[str]:
+        """The able men riding in ``v`` (its passengers, not its crew)."""
+        return [x for x in v.passengers if self.state.men[x].able]
+
     def debus_left(self, v: Vehicle) -> int:
         allowance = self.t.rates[v.kind].road
         return max(0, movement.debus_limit(self.t, allowance, v.moved) - v.exchanged)
@@ -115,10 +119,11 @@ class Acts:
             raise IllegalAction("choose a squad to move first (activate)", "OBC-2")
         handler = {"move": self._act_move, "fire": self._act_fire, "hold": self._act_hold, "done": self._act_done,
                    "grenade": self._act_grenade, "carry": self._act_carry, "embus": self._act_embus,
-                   "debus": self._act_debus, "radio": self._act_radio, "retreat": self._act_retreat}.get(kind)
+                   "debus": self._act_debus, "radio": self._act_radio, "retreat": self._act_retreat,
+                   "load": self._act_load}.get(kind)
         if handler is None:
-            raise IllegalAction(f"no action {str(kind)[:40]!r} (activate, move, fire, hold, grenade, carry, embus, "
-                                "debus, radio, retreat, done)", "OBC-2")
+            raise IllegalAction(f"no action {str(kind)[:40]!r} (activate, move, fire, hold, grenade, carry, load, "
+                                "embus, debus, radio, retreat, done)", "OBC-2")
         handler(side, action)
         return self.events[start:]
 
@@ -181,8 +186,9 @@ class Acts:
         plan = self.move_plan(m, to, run)
         if not plan.legal:
             raise IllegalAction(plan.reason, plan.clause)
+        partner = self.partner(m)
         for x in self.state.men.values():
-            if x.id not in (m.id, m.carrying) and x.side == side and x.able and x.aboard is None and self.on_table(x) \
+            if x.id not in (m.id, m.carrying, partner.id if partner else None) and x.side == side and x.able and x.aboard is None and self.on_table(x) \
                     and math.dist((x.x, x.y), to) < self.t.figure.spacing:
                 raise IllegalAction(f"{x.name} stands there", "OBC-3")
         posture = action.get("posture", m.posture)
@@ -195,22 +201,15 @@ class Acts:
             m.ran_turn = self.state.turn
         if run or (plan.distance > m.allowance * self.t.movement.fire_move and self.cover_at(*to) == "none"):
             m.fleeting_turn = self.state.turn  # G-42: a fleeting target this turn
+        self.carry_along(m, to)
         self.place(m, to)
         self._evacuate_at_edge(m)
 
     def move_plan(self, m: Man, to: tuple[float, float], run: bool, retreat: bool = False) -> movement.Plan:
         limit = m.allowance * self.t.movement.fire_move if m.fired else None
-        return movement.man_move(self.t, self.ground, (m.x, m.y), to, wounded=m.wounds > 0, one_crew=self.one_crew(m),
-                                 run=run, carrying=m.carrying is not None, limit=limit, retreat=retreat)
-
-    def _evacuate_at_edge(self, m: Man) -> None:
-        edge = self.scenario.edges.get(m.side)
-        w, h = self.scenario.width, self.scenario.height
-        at = {"south": m.y <= 0.01, "north": m.y >= h - 0.01, "west": m.x <= 0.01, "east": m.x >= w - 0.01}
-        if m.carrying and at.get(edge):
-            c = self.state.men[m.carrying]
-            c.evacuated, c.status, m.carrying = True, DISABLED, None
-            self.emit({"type": "evacuated", "man": c.id, "clause": "OBC-42; G-42", "text": f"{c.name} is evacuated"}, m.side)
+        plan = movement.man_move(self.t, self.ground, (m.x, m.y), to, wounded=m.wounds > 0, one_crew=self.one_crew(m),
+                                 run=run, carrying=self.carry_count(m), limit=limit, retreat=retreat)
+        return self.carry_plan(m, to, plan)
 
     def _vehicle_move(self, side: str, action: dict) -> None:
         s = self.state
@@ -260,12 +259,14 @@ class Acts:
     def _act_debus(self, side: str, action: dict) -> None:
         s = self.state
         v = s.vehicles.get(action.get("vehicle")) if isinstance(action.get("vehicle"), str) else None
-        if v is None or v.squad != s.active or not v.able or not v.passengers or v.flying:
+        able = [x for x in v.passengers if s.men[x].able] if v is not None else []
+        if v is None or v.squad != s.active or not v.able or not able or v.flying:
             raise IllegalAction("no landed vehicle of the moving squad with men aboard", "OBC-11; OBC-13")
-        n = min(self.debus_left(v), len(v.passengers))
+        n = min(self.debus_left(v), len(able))
         if n <= 0:
             raise IllegalAction(f"{v.name} has set down all the men its move allows", "OBC-11")
-        out, v.passengers = v.passengers[:n], v.passengers[n:]
+        out = able[:n]  # the disabled stay aboard (OBC-42)
+        v.passengers = [x for x in v.passengers if x not in out]
         v.exchanged += n
         r = self.t.movement.step_off
         for k, mid in enumerate(out):
@@ -277,7 +278,7 @@ class Acts:
         self.emit({"type": "debus", "vehicle": v.id, "men": out, "clause": "OBC-11",
                    "text": f"{v.name} sets down {n} men"}, side)
         q = s.squads[v.squad]
-        if q.aim.get("kind") == "land" and not v.passengers and \
+        if q.aim.get("kind") == "land" and not self.able_aboard(v) and \
                 math.hypot(v.x - q.aim["at"][0], v.y - q.aim["at"][1]) <= q.aim["radius"]:
             q.achieved = True
         for mid in out:
@@ -302,19 +303,10 @@ class Acts:
             x.aboard, x.x, x.y = v.id, v.x, v.y
             v.passengers.append(x.id)
             v.exchanged += 1
-        m.carrying = None
+        for x in self.carriers(m.carrying) if m.carrying else []:
+            x.carrying = None  # a partner lets go: the man they carried is aboard (OBC-42)
         self.emit({"type": "embus", "man": m.id, "vehicle": v.id, "clause": "OBC-4; OBC-11",
                    "text": f"{m.name} boards {v.name}"}, side)
-
-    def _act_carry(self, side: str, action: dict) -> None:
-        m = self._man(action)
-        offer = next((o for o in self.man_offers(m) if o["type"] == "carry" and o["target"] == action.get("target")), None)
-        if offer is None:
-            raise IllegalAction("no disabled man of the side in contact for him to carry", "OBC-42")
-        self._start(m)
-        m.carrying = offer["target"]
-        self.emit({"type": "carry", "man": m.id, "target": m.carrying, "clause": "OBC-42",
-                   "text": f"{m.name} picks up {self.state.men[m.carrying].name}"}, side)
 
     def _act_radio(self, side: str, action: dict) -> None:
         m = self._man(action)

@@ -129,5 +129,6 @@ class Command:
                                 "OBC-17")
         m.acted = m.done = True
         m.moved = max(math.dist((m.x, m.y), offer["to"]), 1e-6)
+        self.carry_along(m, (offer["to"][0], offer["to"][1]))
         self.place(m, (offer["to"][0], offer["to"][1]))
         self._evacuate_at_edge(m)

@@ -30,9 +30,10 @@ from game.rules.views import _feature as feature_of
 from game.rulesets.obc import firing, sight
 from game.rulesets.obc.acts import Acts
 from game.rulesets.obc.command import Command
+from game.rulesets.obc.evac import Evac
 from game.rulesets.obc.harm import Harm
 from game.rulesets.obc.scenario import SIDES, ObcScenario
-from game.rulesets.obc.state import ABLE, DISABLED, GONE, Man, Squad, Vehicle, dist
+from game.rulesets.obc.state import ABLE, DISABLED, GONE, Man, Squad, Vehicle
 from game.rulesets.obc.tables import tables
 from game.rulesets.record import Record
 
@@ -78,7 +79,7 @@ class ObcState:
         return new
 
 
-class ObcGame(Record, Command, Acts, Harm):
+class ObcGame(Record, Command, Evac, Acts, Harm):
     """The game object the engine drives (game.rulesets.base)."""
 
     def __init__(self, scenario: ObcScenario, seed: int):
@@ -391,15 +392,11 @@ class ObcGame(Record, Command, Acts, Harm):
             for obj in self.grenade_objects(m):
                 out.append({"type": "grenade", "man": m.id, "into": obj, "clause": "OBC-40; OBC-41",
                             "label": f"{label} throws a grenade into {obj}"})
+        out += self.carry_offers(m) + self.load_offers(m)
         if m.aboard is None and not m.moved:
-            for d in s.men.values():
-                if d.side == m.side and d.status == DISABLED and d.aboard is None and not d.evacuated \
-                        and dist(d, m) <= self.t.figure.contact * 2 and not self.carried(d.id) and m.carrying is None:
-                    out.append({"type": "carry", "man": m.id, "target": d.id, "clause": "OBC-42",
-                                "label": f"{label} picks up {d.name}"})
             for v in s.vehicles.values():
                 if v.side == m.side and v.able and not v.flying and v.moved == 0 and self.may_move(m) \
-                        and len(v.passengers) < v.capacity \
+                        and len(v.passengers) + (2 if m.carrying else 1) <= v.capacity \
                         and math.hypot(v.x - m.x, v.y - m.y) <= self.reach(m, False) - self.t.movement.enter:
                     out.append({"type": "embus", "man": m.id, "vehicle": v.id, "clause": "OBC-4; OBC-11",
                                 "label": f"{label} boards {v.name}"})
@@ -407,9 +404,6 @@ class ObcGame(Record, Command, Acts, Harm):
             out.append({"type": "hold", "man": m.id, "params": {"posture": {"kind": "choice", "choices": ["lying", "standing"]}},
                         "clause": "OBC-6", "label": f"{label} holds"})
         return out
-
-    def carried(self, mid: str) -> bool:
-        return any(m.carrying == mid for m in self.state.men.values())
 
     def targets(self, m: Man) -> list[dict]:
         """The enemy men and vehicles ``m`` sees in range, with what a shot needs (OBC-20 - OBC-26, OBC-34)."""
@@ -450,7 +444,7 @@ class ObcGame(Record, Command, Acts, Harm):
             out.append({"type": "move", "vehicle": v.id, "reach": self.t.rates[v.kind].road,
                         "params": {"to": {"kind": "point"}, **({"height": {"kind": "number"}} if v.kind == "chopper" else {})},
                         "clause": "OBC-9; OBC-12; OBC-13", "label": f"{v.name} moves"})
-        if v.passengers and not v.flying:
+        if self.able_aboard(v) and not v.flying:
             out.append({"type": "debus", "vehicle": v.id, "limit": self.debus_left(v), "clause": "OBC-11",
                         "label": f"{v.name} sets its men down"})
         return out

@@ -51,8 +51,7 @@ class Harm:
                 if x.carrying == m.id or x.locked == m.id:
                     x.carrying = None if x.carrying == m.id else x.carrying
                     x.locked = None if x.locked == m.id else x.locked
-            if effect == "dead":
-                m.carrying = None
+            m.carrying = None  # a carrier down lets go (OBC-42)
         self.emit({"type": "casualty", "man": m.id, "effect": effect, "status": m.status, "wounds": m.wounds,
                    "clause": "OBC-29; OBC-30", "text": f"{m.name} is {effect} ({why})"}, vis)
         if effect == "wounded":
@@ -176,7 +175,7 @@ class Harm:
         d = math.dist(a, goal)
         going = movement.going_of(self.t, self.ground, a, goal)
         reach, _ = movement.man_allowance(self.t, going if going != "impassable" else "rough", wounded=m.wounds > 0,
-                                          one_crew=False, run=False, carrying=False, entering=False)
+                                          one_crew=False, run=False, carrying=0, entering=False)
         step = max(0.0, min(reach, d - stop))
         if d < 1e-9 or step <= 0:
             return a

@@ -52,9 +52,10 @@ def going_of(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, 
     return "rough" if "rough" in goings else "country"
 
 
-def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: bool, carrying: bool,
+def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: bool, carrying: int,
                   entering: bool, retreat: bool = False) -> tuple[float, list[dict]]:
-    """A man's inches for this move and the deductions, by clause."""
+    """A man's inches for this move and the deductions, by clause (``carrying``: how many carry the disabled
+    man he carries, 0, 1 or 2, OBC-42)."""
     m = t.movement
     base = t.rates["infantry"].on(going)
     steps = [{"name": f"infantry, {going}", "inches": base, "clause": t.rates["infantry"].clause}]
@@ -68,7 +69,10 @@ def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: 
     if retreat:
         inches *= m.retreat
         steps.append({"name": "retreat out of command", "factor": m.retreat, "clause": "OBC-17"})
-    if carrying:
+    if carrying == 2:
+        inches -= m.carry_two
+        steps.append({"name": "two men carrying one", "inches": -m.carry_two, "clause": "OBC-42"})
+    elif carrying:
         inches *= m.carry_one
         steps.append({"name": "carrying a man", "factor": m.carry_one, "clause": "OBC-42"})
     if wounded:
@@ -81,7 +85,7 @@ def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: 
 
 
 def man_move(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, float], *, wounded: bool = False,
-             one_crew: bool = False, run: bool = False, carrying: bool = False, vehicle: bool = False,
+             one_crew: bool = False, run: bool = False, carrying: int = 0, vehicle: bool = False,
              limit: float | None = None, retreat: bool = False) -> Plan:
     """A man's straight move from a to b: legal when within his allowance (``limit``: a lower cap, as half
     distance when he fires too, OBC-6)."""
