@@ -15,7 +15,7 @@ from game.client.hud import SIDE_INK
 from game.client.obc.words import names_of, preview_text, target_text
 from game.client.tet.play import TetPlay
 
-SENT = ("type", "man", "vehicle", "squad", "blind")
+SENT = ("type", "man", "vehicle", "squad", "blind", "smoke")
 """What of an offer goes back with the action; the rest describes it (its params are filled in)."""
 HEIGHTS = ((0.0, "set down (0\")"), (6.0, "6\" up"), (12.0, "12\" up"))
 """The heights offered for a chopper's move (a choice of the table's; the engine judges each)."""

@@ -368,7 +368,9 @@ class Acts:
             raise IllegalAction(f"{m.name} may not fire now", "OBC-6; OBC-7")
         kind = self.kind(m)
         if kind == "bomb":
-            return self._fire_bomb(side, m, self._point(action, "at"))
+            if action.get("smoke") and not self.may_smoke(m):
+                raise IllegalAction(f"only a mortar fires smoke rounds, not the {m.weapon}", "OBC-39")
+            return self._fire_bomb(side, m, self._point(action, "at"), bool(action.get("smoke")))
         if "at" in action and kind in ("small_arms", "mg"):
             return self._fire_blind(side, m, self._point(action, "at"))
         tid = action.get("target")
@@ -424,7 +426,8 @@ class Acts:
         d = self.fire_range(m, at[0], at[1])
         from game.rulesets.obc import sight
 
-        sees = sight.visible(self.los, [self.eye_of(m)], [(at[0], at[1], self.t.figure.body_standing)])
+        sees = sight.visible(self.los, [self.eye_of(m)], [(at[0], at[1], self.t.figure.body_standing)],
+                             self.conditions())
         if cover == "none" or not bool(sees[0]):
             raise IllegalAction("blind fire goes into cover he sees (bushes, a hootch, a trench)", "OBC-22")
         col = firing.column(cover, "standing", blind=True)
@@ -470,7 +473,7 @@ class Acts:
         eyes = [self.eye_of(x) for x in self.state.men.values() if x.side == side and x.able and self.on_table(x)]
         kind = self.ground.at(*at)
         z = terrain_book().terrain[kind].building_height + 0.1 if kind in movement.BUILDINGS else 0.1  # its roof
-        ok = sight.visible(self.los, eyes, [(at[0], at[1], z)] * len(eyes))
+        ok = sight.visible(self.los, eyes, [(at[0], at[1], z)] * len(eyes), self.conditions())
         if not ok.any():
             return IllegalAction("no man of the side sees where the bomb is to fall", "G-42")
         seen = self.sees(side)
@@ -480,8 +483,9 @@ class Acts:
                 return IllegalAction(f"{v.name} is moving or flying: it cannot be aimed at", "OBC-28; G-42")
         return None
 
-    def _fire_bomb(self, side: str, m: Man, at: tuple[float, float]) -> None:
-        """A bomb where ``bomb_refusal`` allows: it scatters, then bursts (``harm.blast``)."""
+    def _fire_bomb(self, side: str, m: Man, at: tuple[float, float], smoke: bool = False) -> None:
+        """A bomb where ``bomb_refusal`` allows: it scatters, then bursts (``harm.blast``) or, a smoke round,
+        lays its smoke (``smoke``, OBC-39)."""
         why = self.bomb_refusal(side, m, at)
         if why is not None:
             raise why
@@ -491,6 +495,8 @@ class Acts:
         for ev in evs:
             self.emit(ev)
         land = (min(max(land[0], 0.0), self.scenario.width), min(max(land[1], 0.0), self.scenario.height))
+        if smoke:
+            return self.lay_smoke(land, m)
         self.blast(land, side, "blooper grenade" if m.weapon == "blooper" else "mortar bomb")
 
     def _fire_lcg(self, side: str, m: Man, shot: dict, x: Man | None, v: Vehicle | None) -> None:

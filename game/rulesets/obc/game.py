@@ -33,6 +33,7 @@ from game.rulesets.obc.command import Command
 from game.rulesets.obc.evac import Evac
 from game.rulesets.obc.harm import Harm
 from game.rulesets.obc.scenario import SIDES, ObcScenario
+from game.rulesets.obc.smoke import Smoke
 from game.rulesets.obc.state import ABLE, DISABLED, GONE, Man, Squad, Vehicle
 from game.rulesets.obc.tables import tables
 from game.rulesets.record import Record
@@ -59,6 +60,10 @@ class ObcState:
     squads: dict[str, Squad] = field(default_factory=dict)
     revealed: list[str] = field(default_factory=list)
     messages: list[dict] = field(default_factory=list)
+    wind: float = 0.0
+    """The heading the wind blows smoke toward, degrees (east 0, north 90; OBC-39, G-42)."""
+    smoke: list[dict] = field(default_factory=list)
+    """The smoke clouds standing (OBC-39): id, from, to, width, squad, turn."""
     reserves: list[str] = field(default_factory=list)
     """Squads off the table until a radio call brings them (OBC-49)."""
 
@@ -76,10 +81,11 @@ class ObcState:
             q.aim, q.sitting = copy.deepcopy(q.aim), list(q.sitting)
         new.revealed, new.reserves = list(self.revealed), list(self.reserves)
         new.messages = [dict(x) for x in self.messages]
+        new.smoke = copy.deepcopy(self.smoke)
         return new
 
 
-class ObcGame(Record, Command, Evac, Acts, Harm):
+class ObcGame(Record, Command, Evac, Smoke, Acts, Harm):
     """The game object the engine drives (game.rulesets.base)."""
 
     def __init__(self, scenario: ObcScenario, seed: int):
@@ -112,6 +118,7 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
                 for m in sq.men:
                     s.men[m.id].aboard, (s.men[m.id].x, s.men[m.id].y) = v.id, (v.x, v.y)
                     v.passengers.append(m.id)
+        self._set_wind()
         for sid, sq in s.squads.items():
             self.emit({"type": "orders", "squad": sid, "order": sq.order, "aim": sq.aim, "clause": "OBC-47",
                        "text": f"{sq.name}: {sq.order}"}, sq.side)
@@ -143,6 +150,7 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
             v.moved, v.hits_move, v.exchanged = 0.0, 0, 0
         self.emit({"type": "turn", "turn": s.turn, "turns": self.scenario.turns, "clause": "OBC-14",
                    "text": f"Turn {s.turn} of {self.scenario.turns}"})
+        self.clear_smoke()
         for msg in s.messages:
             if msg["arrives"] == s.turn and msg["call"] in s.reserves:
                 self._arrive(msg)
@@ -258,7 +266,7 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
     def sees(self, side: str) -> set[str]:
         """The enemy men and vehicles ``side`` sees now (cached for the positions as they are)."""
         s = self.state
-        key = (side, s.turn, tuple(s.revealed),
+        key = (side, s.turn, tuple(s.revealed), self.smoke_circles(),
                tuple((m.id, m.x, m.y, m.posture, m.status, m.aboard) for m in s.men.values()),
                tuple((v.id, v.x, v.y, v.height, v.status) for v in s.vehicles.values()))
         cache = self.__dict__.setdefault("_sight", {})
@@ -288,7 +296,7 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
             return out
         los = self.los
         pairs = [(e, p, tid) for tid, p in todo for e in eyes]
-        ok = sight.visible(los, [e for e, _, _ in pairs], [p for _, p, _ in pairs])
+        ok = sight.visible(los, [e for e, _, _ in pairs], [p for _, p, _ in pairs], self.conditions())
         out |= {tid for (_, _, tid), v in zip(pairs, ok, strict=True) if v}
         return out
 
@@ -336,7 +344,8 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
                          "edges": dict(sc.edges), "table": {"width": sc.width, "height": sc.height},
                          "terrain": [{"id": f.id, "type": f.type} for f in sc.features],
                          "features": [feature_of(f) for f in sc.features]},  # the 3D table draws them
-            "men": men, "vehicles": vehicles, "squads": squads,
+            "men": men, "vehicles": vehicles, "squads": squads, "wind": s.wind,
+            "smoke": [{k: c[k] for k in ("id", "from", "to", "width")} for c in s.smoke],  # public (OBC-39)
         }
 
     # -- the offers --------------------------------------------------------------------------------------
@@ -382,6 +391,11 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
             if w.kind == "bomb":
                 out.append({"type": "fire", "man": m.id, "range": [w.least, w.long], "params": {"at": {"kind": "point"}},
                             "clause": "OBC-27; OBC-36", "label": f"{label} fires a bomb"})
+                if self.may_smoke(m):
+                    out.append({"type": "fire", "man": m.id, "range": [w.least, w.long], "smoke": True,
+                                "params": {"at": {"kind": "point"}}, "wind": s.wind,
+                                "drift": self.t.bombs.smoke_drift, "clause": "OBC-27; OBC-39",
+                                "label": f"{label} fires a smoke round"})
         if w.kind == "radio" and not m.moved and not m.fired and m.aboard is None:
             calls = [q for q in s.reserves if s.squads[q].side == m.side
                      and not any(x["call"] == q for x in s.messages)]
@@ -429,13 +443,13 @@ class ObcGame(Record, Command, Evac, Acts, Harm):
                       if x.side != m.side and x.aboard is None and self.on_table(x) and not x.down]
             things += [(v.id, (v.x, v.y, v.height + 0.5)) for v in s.vehicles.values()
                        if v.side != m.side and v.able and v.squad not in s.reserves]
-            ok = sight.visible(self.los, [eye] * len(things), [p for _, p in things]) if things else []
+            ok = sight.visible(self.los, [eye] * len(things), [p for _, p in things], self.conditions()) if things else []
             cache[key] = frozenset(t for (t, _), v in zip(things, ok, strict=True) if v)
         return set(cache[key])
 
     def hash_positions(self) -> tuple:
         s = self.state
-        return (tuple((m.x, m.y, m.posture, m.status, m.aboard) for m in s.men.values()),
+        return (self.smoke_circles(), tuple((m.x, m.y, m.posture, m.status, m.aboard) for m in s.men.values()),
                 tuple((v.x, v.y, v.height, v.status) for v in s.vehicles.values()))
 
     def vehicle_offers(self, v: Vehicle) -> list[dict]:

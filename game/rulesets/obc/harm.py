@@ -90,6 +90,7 @@ class Harm:
     def begin_squad(self, q: Squad) -> None:
         s = self.state
         q.moved_turn, s.active = s.turn, q.id
+        self.clear_smoke(q.id)
         for v in s.vehicles.values():
             v.hits_move = 0
         self.emit({"type": "activate", "squad": q.id, "clause": "OBC-2; OBC-14", "text": f"{q.name} moves"}, q.side)

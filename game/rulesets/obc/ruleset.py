@@ -27,7 +27,7 @@ class OneBrainCell(OfferRuleset):
 
     def action_fields(self) -> dict[str, str]:
         return {"type": "id", "squad": "id", "man": "id", "vehicle": "id", "target": "id", "into": "id", "call": "id",
-                "to": "point", "at": "point", "posture": "id", "run": "flag", "height": "angle"}
+                "to": "point", "at": "point", "posture": "id", "run": "flag", "smoke": "flag", "height": "angle"}
 
     def new_game(self, scenario: Any, seed: int, options: dict, players: dict[str, str]) -> Any:
         from game.rulesets.obc.game import ObcGame
@@ -79,7 +79,7 @@ class OneBrainCell(OfferRuleset):
         for name, p in (("from", e), ("to", q)):
             if not (0 <= p[0] <= game.scenario.width and 0 <= p[1] <= game.scenario.height):
                 raise ParamError(name, f"param '{name}': off the table")
-        out = sight.check(sight.table(game.scenario), e, q)
+        out = sight.check(sight.table(game.scenario), e, q, game.conditions())
         out["eye"], out["target"] = [round(c, 3) for c in e], [round(c, 3) for c in q]
         return out
 

@@ -2,7 +2,9 @@
 (docs/terrain.md; baked and cast by game.world for line of sight), the sides, and the squads (OBC-2) with
 their men, vehicles and one-line orders (OBC-47). Every problem is reported with the file and field.
 
-    [scenario]  ruleset, id, title, briefing?, source?, turns (10), table = {width, height}
+    [scenario]  ruleset, id, title, briefing?, source?, turns (10), table = {width, height}, wind_from? (one of
+                the eight compass points the wind blows from: north, north-east, ... ; without it the game
+                rolls it at setup, G-42), for OBC-39's smoke
     [[side]]    id (allied / insurgent), name, edge (north / south / east / west: its own table edge)
     [[terrain]] a Dinky Dau feature: id, type (game/data/terrain.toml), polygon | path + width | point +
                 size or radius, rotation?, height?, canopy_bottom?, canopy_top?
@@ -29,6 +31,9 @@ SIDES = ("allied", "insurgent")
 EDGES = ("north", "south", "east", "west")
 KINDS = ("infantry", "mortar", "chopper", "lorry", "apc", "tank")
 AIMS = ("take", "hold", "land", "support")
+COMPASS = {"east": 0.0, "north-east": 45.0, "north": 90.0, "north-west": 135.0, "west": 180.0, "south-west": 225.0,
+           "south": 270.0, "south-east": 315.0}
+"""The eight compass points as headings on the table (degrees, east 0, north 90: +y is north)."""
 FEATURE_KEYS = {"id", "type", "polygon", "path", "width", "point", "size", "radius", "rotation", "height",
                 "canopy_bottom", "canopy_top"}
 
@@ -91,6 +96,8 @@ class ObcScenario:
     features: tuple[Feature, ...]
     squads: tuple[SquadSetup, ...]
     raw: dict
+    wind_from: str | None = None
+    """Where the wind blows from (a ``COMPASS`` point), or None: rolled at setup (OBC-39, G-42)."""
 
 
 class _Reader:
@@ -240,7 +247,10 @@ def build(raw: dict, file: str, text: str | None = None) -> ObcScenario:
     r = _Reader(file)
     r.unknown(raw, {"scenario", "side", "terrain", "squad"}, "")
     head = raw.get("scenario")
-    r.unknown(head, {"ruleset", "id", "title", "briefing", "source", "turns", "table"}, "scenario.")
+    r.unknown(head, {"ruleset", "id", "title", "briefing", "source", "turns", "table", "wind_from"}, "scenario.")
+    wind = r.get(head, "wind_from", "scenario.", str, None)
+    if wind is not None and wind not in COMPASS:
+        r.problem("scenario.wind_from", f"one of {', '.join(COMPASS)} (OBC-39)")
     sid, title = r.get(head, "id", "scenario.", str), r.get(head, "title", "scenario.", str)
     turns = r.get(head, "turns", "scenario.", int, 10)
     table = r.get(head, "table", "scenario.", dict, {"width": 48, "height": 48})
@@ -289,4 +299,4 @@ def build(raw: dict, file: str, text: str | None = None) -> ObcScenario:
         raise ScenarioError(r.problems or [Problem(file, "scenario", "incomplete")])
     return ObcScenario(sid, title, str(r.get(head, "briefing", "scenario.", str, "")),
                        str(r.get(head, "source", "scenario.", str, "")), int(turns), width, height, sides, edges,
-                       tuple(features), tuple(squads), raw)
+                       tuple(features), tuple(squads), raw, wind)

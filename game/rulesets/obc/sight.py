@@ -79,10 +79,11 @@ class Ground:
         return u.buffer(1e-6).covers(line)
 
 
-def visible(los: TableLOS, eyes: list[tuple[float, float, float]], targets: list[tuple[float, float, float]]
-            ) -> np.ndarray:
+def visible(los: TableLOS, eyes: list[tuple[float, float, float]], targets: list[tuple[float, float, float]],
+            conditions: Conditions = CONDITIONS) -> np.ndarray:
     """For each pair, can the eye (x, y, height above the ground) see the target point (the same)? The world's
-    ray casts, batched; heights are over the ground under each point."""
+    ray casts, batched, through ``conditions`` (the smoke standing, OBC-39); heights are over the ground under
+    each point."""
     if not eyes:
         return np.zeros(0, bool)
     e = np.array(eyes, float)
@@ -91,13 +92,14 @@ def visible(los: TableLOS, eyes: list[tuple[float, float, float]], targets: list
     q[:, 2] += los.elevations(q[:, :2])
     same = np.all(np.abs(e[:, :2] - q[:, :2]) < 1e-6, axis=1)
     q[same, 0] += 1e-3
-    return los.batch(e, q, CONDITIONS)
+    return los.batch(e, q, conditions)
 
 
-def check(los: TableLOS, eye: tuple[float, float, float], target: tuple[float, float, float]) -> dict:
+def check(los: TableLOS, eye: tuple[float, float, float], target: tuple[float, float, float],
+          conditions: Conditions = CONDITIONS) -> dict:
     """One sightline with its evidence (``los.check``): heights over the ground as in :func:`visible`."""
     e = (eye[0], eye[1], eye[2] + los.elevation(eye[0], eye[1]))
     q = (target[0], target[1], target[2] + los.elevation(target[0], target[1]))
     if abs(e[0] - q[0]) < 1e-6 and abs(e[1] - q[1]) < 1e-6:
         q = (q[0] + 1e-3, q[1], q[2])
-    return los.check_points(e, q, CONDITIONS).to_dict()
+    return los.check_points(e, q, conditions).to_dict()
