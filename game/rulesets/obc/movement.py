@@ -3,9 +3,14 @@ straight move over the table's ground, with each deduction named by its clause.
 
 A move over several kinds of going is paid at the slowest (G-01 rule 2, the Dinky Dau world's reading, kept):
 the road rate only when the whole move is on a trail (OBC-3). Entering a hootch or a masonry building
-counts as entering by a window (OBC-4, engine reading: the table has no doors or windows). The table has
-no hedges or walls (the Dinky Dau features have none), so OBC-4's hedge and high-wall deductions and
-OBC-10/12's low walls are in the tables but not met on it.
+counts as entering by a window (OBC-4, engine reading: the table has no doors or windows).
+
+Hedges and low walls (OBC-4, OBC-10, OBC-12), engine reading: the Dinky Dau table's line features, a paddy
+bund (its dyke) and a hedgerow (``light`` scrub drawn as a ``path``), are OBC's low walls and hedges
+(``sight.HEDGES``). Each time a straight move crosses one's centre line a man loses 2", a wheeled vehicle
+may not cross at all, a tracked vehicle loses half its move and a tank 3" (its "low walls, ditches etc.").
+The going is what lies under the line, save that a move all along a bund or a hedgerow goes at its own going.
+The table has no high walls (OBC-4's full move is in the tables, not met on it), and no ditch besides.
 
 What it leaves out: who may move (``game``), where a morale outcome takes a man (``acts``).
 """
@@ -15,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from game.rulesets.obc.sight import Ground
+from game.rulesets.obc.sight import HEDGES, Ground
 from game.rulesets.obc.tables import Tables
 
 BUILDINGS = ("hootch", "masonry")
@@ -43,6 +48,9 @@ class Plan:
 
 def going_of(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, float]) -> str:
     """OBC-3: road when the whole move is on a trail, else the slowest going crossed."""
+    for kind in HEDGES:
+        if ground.all_along(a, b, kind):
+            return t.ground[kind].going
     kinds = ground.crossed(a, b)
     goings = {t.ground[k].going if k in t.ground else "country" for k in kinds}
     if "impassable" in goings:
@@ -53,7 +61,7 @@ def going_of(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, 
 
 
 def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: bool, carrying: int,
-                  entering: bool, retreat: bool = False) -> tuple[float, list[dict]]:
+                  entering: bool, retreat: bool = False, hedges: int = 0) -> tuple[float, list[dict]]:
     """A man's inches for this move and the deductions, by clause (``carrying``: how many carry the disabled
     man he carries, 0, 1 or 2, OBC-42)."""
     m = t.movement
@@ -78,6 +86,10 @@ def man_allowance(t: Tables, going: str, *, wounded: bool, one_crew: bool, run: 
     if wounded:
         inches -= m.wounded
         steps.append({"name": "wounded", "inches": -m.wounded, "clause": "OBC-30"})
+    if hedges:
+        inches -= m.hedge * hedges
+        steps.append({"name": "crossing a hedge or low wall" + (f" x{hedges}" if hedges > 1 else ""),
+                      "inches": -m.hedge * hedges, "clause": "OBC-4"})
     if entering:
         inches -= m.enter
         steps.append({"name": "entering a building or a vehicle", "inches": -m.enter, "clause": "OBC-4"})
@@ -95,7 +107,7 @@ def man_move(t: Tables, ground: Ground, a: tuple[float, float], b: tuple[float, 
         return Plan(False, 0.0, d, going, reason="impassable ground on the way", clause="OBC-3")
     entering = vehicle or (ground.at(*b) in BUILDINGS and ground.at(*a) != ground.at(*b))
     inches, steps = man_allowance(t, going, wounded=wounded, one_crew=one_crew, run=run, carrying=carrying,
-                                  entering=entering, retreat=retreat)
+                                  entering=entering, retreat=retreat, hedges=len(ground.hedges_crossed(a, b)))
     if limit is not None and limit < inches:
         inches = limit
         steps.append({"name": "half distance to fire", "inches": limit, "clause": "OBC-6"})
@@ -133,6 +145,17 @@ def vehicle_move(t: Tables, ground: Ground, kind: str, a: tuple[float, float], b
     going = going_of(t, ground, a, b)
     inches = t.rates[kind].on(going)
     steps = [{"name": f"{kind}, {going}", "inches": inches, "clause": t.rates[kind].clause}]
+    walls = ground.hedges_crossed(a, b)
+    if walls and kind == "lorry":
+        return Plan(False, 0.0, d, going, steps, f"a wheeled vehicle cannot cross the {walls[0]}", "OBC-10")
+    if walls and kind == "tank":
+        inches -= m.tank_wall * len(walls)
+        steps.append({"name": "crossing a low wall or ditch", "inches": -m.tank_wall * len(walls), "clause": "OBC-12"})
+    elif walls:
+        inches *= m.tracked_wall
+        steps.append({"name": "a tracked vehicle crossing a low wall or hedge", "factor": m.tracked_wall,
+                      "clause": "OBC-10"})
+    inches = max(0.0, inches)
     if d > inches + 1e-9:
         return Plan(False, inches, d, going, steps, f"{d:.2f}\" is beyond the {inches:.2f}\" allowed", "OBC-9")
     return Plan(True, inches, d, going, steps)

@@ -37,27 +37,53 @@ def table(scenario) -> TableLOS:
     return los
 
 
+HEDGES = ("bund", "light")
+"""The Dinky Dau line features read as OBC's hedges and low walls (OBC-4, OBC-10, OBC-12): a paddy bund's dyke
+and a hedgerow (scrub drawn as a ``path``), engine reading."""
+
+
 class Ground:
     """Which Dinky Dau terrain is at a point: the last feature listed that holds it, else open (engine
-    reading: a scenario lists its features from the ground up)."""
+    reading: a scenario lists its features from the ground up). The hedges and low walls (``HEDGES`` drawn
+    as lines) are crossed rather than gone through: the going under them is what lies beneath."""
 
     def __init__(self, features):
         self.shapes = [(f.type, prepared.prep(f.shape()), f.shape()) for f in features]
+        self.hedge = [f.type in HEDGES and f.path is not None for f in features]
+        self.lines = [(f.id, f.type, LineString(f.path)) for f in features if f.type in HEDGES and f.path is not None]
 
-    def at(self, x: float, y: float) -> str:
+    def at(self, x: float, y: float, hedges: bool = True) -> str:
         p = Point(x, y)
-        for kind, prep, _ in reversed(self.shapes):
-            if prep.covers(p):
+        for (kind, prep, _), hedge in zip(reversed(self.shapes), reversed(self.hedge), strict=True):
+            if (hedges or not hedge) and prep.covers(p):
                 return kind
         return "open"
 
+    def hedges_crossed(self, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
+        """OBC-4: the hedges and low walls a straight move from a to b crosses, once for each time it crosses
+        one's centre line (stepping onto or off it is no crossing)."""
+        if a == b or not self.lines:
+            return []
+        seg = LineString([a, b])
+        out = []
+        for fid, _, line in self.lines:
+            hit = seg.intersection(line)
+            if hit.is_empty:
+                continue
+            pts = [hit] if hit.geom_type == "Point" else [g for g in getattr(hit, "geoms", []) if g.geom_type == "Point"]
+            out += [fid for q in pts if min(q.distance(Point(a)), q.distance(Point(b))) > 1e-6]
+        return out
+
     def crossed(self, a: tuple[float, float], b: tuple[float, float]) -> set[str]:
-        """The terrain types a straight move from a to b crosses (open where no feature is)."""
+        """The terrain types a straight move from a to b goes through (open where no feature is); the hedges
+        and low walls are left to ``hedges_crossed``."""
         line = LineString([a, b]) if a != b else None
-        out = {self.at(*a), self.at(*b)}
+        out = {self.at(*a, hedges=False), self.at(*b, hedges=False)}
         if line is not None:
             covered = None
-            for kind, prep, shape in self.shapes:
+            for (kind, prep, shape), hedge in zip(self.shapes, self.hedge, strict=True):
+                if hedge:
+                    continue
                 if prep.intersects(line):
                     out.add(kind)
                     covered = shape if covered is None else covered.union(shape)
