@@ -182,12 +182,53 @@ class LosResult:
     reason: str
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    def __getattr__(self, name: str) -> Any:
+        # an answer from TableLOS._result words its reason when it is first read (see _answer)
+        if name == "reason":
+            d = self.__dict__
+            why = d.get("_why")
+            if why is not None:
+                d["reason"] = text = why[0](*why[1:])
+                del d["_why"]
+                return text
+        raise AttributeError(f"'LosResult' object has no attribute '{name}'")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "visible": self.visible, "fraction": self.fraction, "distance": self.distance,
             "canopy_inches": dict(self.canopy_inches), "cutoff": self.cutoff, "limit": self.limit,
             "blocker": self.blocker, "clause": self.clause, "reason": self.reason, **self.extra,
         }
+
+
+def _answer(visible: bool, fraction: float, distance: float, inches: dict[str, float], cutoff: float, limit: str,
+            blocker: dict | None, clause: str, why: tuple, extra: dict[str, Any]) -> LosResult:
+    """A :class:`LosResult` whose reason is ``why[0](*why[1:])``, worded when first read: most answers
+    (the AI's, a stand check's) are never read out, and wording one costs more than the rest of it. It
+    equals, prints, copies and pickles as one made with the reason in hand."""
+    r = object.__new__(LosResult)
+    object.__setattr__(r, "__dict__", {"visible": visible, "fraction": fraction, "distance": distance,
+                                       "canopy_inches": inches, "cutoff": cutoff, "limit": limit, "blocker": blocker,
+                                       "clause": clause, "_why": why, "extra": extra})
+    return r
+
+
+def _why_text(text: str) -> str:
+    return text
+
+
+def _why_far(dist: float, cutoff: float, name: str) -> str:
+    return f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline may be here (terrain not traced)'
+
+
+def _why_blocked(what: str, at: list[float], walls: str) -> str:
+    return f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f}){walls}"
+
+
+def _why_limit(visible: bool, dist: float, cutoff: float, name: str, inches: tuple, band: bool, walls: str) -> str:
+    inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches) or "no canopy"
+    band_text = " (woodline band ignored, DD-4.2)" if band else ""
+    return f'{dist:.2f}" is {"within" if visible else "beyond"} the {cutoff:g}" {name} limit; {inside}{band_text}{walls}'
 
 
 @dataclass
@@ -811,7 +852,7 @@ class TableLOS:
         ``visible`` is then exact, its evidence partial (``complete`` False). The answers are those of
         :meth:`trace_reference`; the plan grid (``game.world.raytrace.PlanGrid``) only spares casts.
         """
-        if self._fast is not None and not conditions.burnt and len(eyes) < COMPILED_BATCH:
+        if self._fast is not None and not conditions.burnt:
             return self._trace_fast(eyes, targets, conditions, distance, early)
         eyes, targets, n, length, dirs, plan, hfac, dist = self._segments(eyes, targets, distance)
         C = len(self.classes)
@@ -1122,8 +1163,8 @@ class TableLOS:
         if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
             raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
         if self._fast is not None and not conditions.burnt:  # compiled (game.world.sightline)
-            out = self._fast_out
-            _sl.sight(*self._fast, self._fast_conditions(conditions), ex, ey, ez, tx, ty, tz,
+            out, scratch = self._fast_out
+            _sl.sight(*self._fast, self._fast_conditions(conditions), scratch, ex, ey, ez, tx, ty, tz,
                       math.nan if distance is None else distance, early, out)
             return self._fast_row(out.tolist(), e, conditions)
         dx, dy, dz = tx - ex, ty - ey, tz - ez
@@ -1355,12 +1396,13 @@ class TableLOS:
         return _sl.OUT + len(self.classes)
 
     @property
-    def _fast_out(self) -> np.ndarray:
-        """This thread's buffer for one answer of the compiled path (read out before the next)."""
-        out = getattr(self._local, "fast_out", None)
-        if out is None:
-            out = self._local.fast_out = np.empty(self._fast_width)
-        return out
+    def _fast_out(self) -> tuple[np.ndarray, np.ndarray]:
+        """This thread's buffer for one answer of the compiled path (read out before the next), and its
+        scratch (``sightline.scratch``)."""
+        got = getattr(self._local, "fast_out", None)
+        if got is None:
+            got = self._local.fast_out = (np.empty(self._fast_width), _sl.scratch(self._fast[2]))
+        return got
 
     def _fast_conditions(self, conditions: Conditions) -> np.ndarray:
         """The conditions packed for the compiled path (kept per conditions, a few at a time)."""
@@ -1401,7 +1443,9 @@ class TableLOS:
         n = len(eyes)
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         out = np.empty((n, self._fast_width))
-        sl.sight_many(*self._fast, self._fast_conditions(conditions), eyes, targets, dist, early, False, out)
+        order = sl.locality(eyes, targets, self.width, self.height) if n >= sl.LOCAL else _NO_ORDER
+        sl.sight_many(*self._fast, self._fast_conditions(conditions), self._fast_out[1], eyes, targets, dist, early,
+                      False, order, out)
         hulls = self._hulls(conditions)
         wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
         return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
@@ -1554,8 +1598,8 @@ class TableLOS:
             self._on_table(src[:, :2], "sightline from")
             self._on_table(dst[:, :2], "sightline to")
             out = np.empty((SIGHTLINES, self._fast_width))
-            _sl.sight_many(*self._fast, self._fast_conditions(conditions), src, dst, np.full(SIGHTLINES, edge), True,
-                           True, out)
+            _sl.sight_many(*self._fast, self._fast_conditions(conditions), self._fast_out[1], src, dst,
+                           np.full(SIGHTLINES, edge), True, True, _NO_ORDER, out)
             vis = out[:, _sl.O_VIS] != 0.0
             count = int(vis.sum())
             pick = int(np.argmax(vis)) if count else 0
@@ -1643,48 +1687,38 @@ class TableLOS:
         cutoff = s.cutoff
         clause = _LIMIT_CLAUSE.get(name, "")
         if s.far:
-            return LosResult(False, fraction, dist, {}, cutoff, name, None, clause,
-                             f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit, the longest any sightline '
-                             "may be here (terrain not traced)", extra)
+            return _answer(False, fraction, dist, {}, cutoff, name, None, clause, (_why_far, dist, cutoff, name), extra)
         if s.solid_part >= 0 and not (s.hull and s.hull_t < s.solid_t):  # the nearer of it and a hull
             at = [round(e + d * s.solid_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
             p = parts[s.solid_part]
             kind = "ground" if p.role == "ground" else "building"
             clause = "G-01 T14" if kind == "ground" else "G-02"
             what = "the ground (a hill)" if kind == "ground" else f"a building ({p.terrain} '{p.feature}')"
-            return LosResult(False, fraction, dist, inches, 0.0, kind,
-                             {"feature": p.feature, "terrain": p.terrain, "at": at}, clause,
-                             f"blocked by {what} at ({at[0]:.2f}, {at[1]:.2f}){walls}", extra)
+            return _answer(False, fraction, dist, inches, 0.0, kind, {"feature": p.feature, "terrain": p.terrain, "at": at},
+                           clause, (_why_blocked, what, at, walls), extra)
         if s.hull:
             at = [round(e + d * s.hull_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
-            return LosResult(False, fraction, dist, inches, 0.0, "hull",
-                             {"feature": s.hull, "terrain": "hull", "at": at}, "G-01 T15",
-                             f"blocked by the hull of '{s.hull}' at ({at[0]:.2f}, {at[1]:.2f})", extra)
+            return _answer(False, fraction, dist, inches, 0.0, "hull", {"feature": s.hull, "terrain": "hull", "at": at},
+                           "G-01 T15", (_why_blocked, f"the hull of '{s.hull}'", at, ""), extra)
         if s.smoke:
-            return LosResult(False, fraction, dist, inches, 0.0, "smoke",
-                             {"feature": "smoke", "terrain": "smoke", "at": None}, "DD-5.34",
-                             "blocked by a smoke or dust cloud", extra)
+            return _answer(False, fraction, dist, inches, 0.0, "smoke", {"feature": "smoke", "terrain": "smoke", "at": None},
+                           "DD-5.34", (_why_text, "blocked by a smoke or dust cloud"), extra)
         if s.above_part >= 0:
             p = parts[s.above_part]
             pos = [round(e + d * s.above_t, 2) for e, d in zip(s.eye, s.dir, strict=True)]
-            return LosResult(False, fraction, dist, inches, 0.0, p.canopy or p.terrain,
-                             {"feature": p.feature, "terrain": p.terrain, "at": pos}, "DD-4.41",
-                             f"no one sees into dense canopy from above ({p.terrain} '{p.feature}')", extra)
+            return _answer(False, fraction, dist, inches, 0.0, p.canopy or p.terrain,
+                           {"feature": p.feature, "terrain": p.terrain, "at": pos}, "DD-4.41",
+                           (_why_text, f"no one sees into dense canopy from above ({p.terrain} '{p.feature}')"), extra)
         blocker = None
         if name in self.class_index:
             k = self.class_index[name]
             clause = "DD-4.4" if self.class_dense[k] else "G-02"
             deep = self._class_feature[name]
             blocker = {"feature": deep[0] if len(deep) == 1 else None, "terrain": name, "at": None}
-        band = " (woodline band ignored, DD-4.2)" if any(s.band) else ""
-        inside = ", ".join(f'{v:.2f}" in {c}' for c, v in inches.items()) or "no canopy"
         if s.visible:
-            reason = f'{dist:.2f}" is within the {cutoff:g}" {name} limit; {inside}{band}{walls}'
             blocker = None
-        else:
-            reason = f'{dist:.2f}" is beyond the {cutoff:g}" {name} limit; {inside}{band}{walls}'
-        return LosResult(s.visible and fraction > 0, fraction, dist, inches, cutoff, name, blocker,
-                         clause, reason, extra)
+        why = (_why_limit, s.visible, dist, cutoff, name, tuple(inches.items()), s.band[0] or s.band[1], walls)
+        return _answer(s.visible and fraction > 0, fraction, dist, inches, cutoff, name, blocker, clause, why, extra)
 
     def _segments(self, eyes: np.ndarray, targets: np.ndarray, distance: np.ndarray | None) -> tuple:
         """The sightlines as arrays, checked to lie on the table: eyes, targets, count, 3D lengths,
@@ -1798,6 +1832,8 @@ def _compiled(los: TableLOS) -> tuple | None:
 
 _sl: Any = None
 """``game.world.sightline``, once a table has loaded it (it imports numba)."""
+_NO_ORDER = np.zeros(0, np.int64)
+"""A compiled batch taken in the order its rows come."""
 
 INF = math.inf
 NO_BAND = (False, False)
@@ -1935,10 +1971,6 @@ _WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
 """The clause an answer cites for a building an end sees out of (any other terrain with a wall band: T10)."""
 
 
-COMPILED_BATCH = 8192
-"""A batched trace of fewer sightlines than this runs compiled, one sightline after another; a larger one
-runs here in numpy, each step for every sightline at once: that casts into one scene at a time, which
-keeps its BVH in the cache, and from about this many on is the quicker (the same answers either way)."""
 TAIL_RAYS = 24
 """A batched trace casts its last this-many rays one at a time."""
 BATCH_PAIRS = 5

@@ -2,16 +2,16 @@
 Embree's own casts (issue 21).
 
 ``TableLOS._sight`` (one sightline, full evidence), ``TableLOS.check`` (a stand's twelve) and
-``TableLOS.trace`` (many at once, the AI's batched path; from ``los.COMPILED_BATCH`` sightlines on, numpy's
-scene-by-scene casts are the quicker and answer instead) all run :func:`_sight` here: the steps of the plain-Python single path, in the same order
-with the same arithmetic, so a batched row and a single answer are the same to the last bit, and both
+``TableLOS.trace`` (many at once, the AI's batched path, taken in :func:`locality`'s order) all run
+:func:`_sight` here: the steps of the plain-Python single path, in the same order with the same arithmetic, so a batched row and a single answer are the same to the last bit, and both
 are the answers the Python path gave (``benchmarks/los_answers.py`` compares them). The casts are
 ``rtcIntersect1`` / ``rtcOccluded1`` called from the compiled code on the scenes embreex built (the
 addresses ``game.world.raytrace._Direct`` found and checked), the same float32 rays the Python path
 packs, so the same hits.
 
-A table is handed over as three flat arrays (floats, ints, offsets: :func:`pack`) and the sight
-conditions as one (:func:`pack_conditions`); the compiled functions are cached on disk under the
+A table is handed over as three flat arrays (floats, ints, offsets: :func:`pack`), the sight conditions
+as one (:func:`pack_conditions`) and the calling thread's :func:`scratch` (the ray and the lists a
+sightline fills), so the compiled code allocates nothing and runs without numba's reference counting; the compiled functions are cached on disk under the
 project's ``.cache/numba`` (``NUMBA_CACHE_DIR`` overrides it), so a process loads them instead of
 compiling (``benchmarks/los.py`` prints what the first call costs).
 
@@ -41,11 +41,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 __all__ = ["OUT", "pack", "pack_conditions", "sight", "sight_many"]
 
 # -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
-(H_FLAT, H_GMAX, H_INLO, H_INHI, H_OUTLO, H_OUTHI, H_CNX, H_CNY, H_CNZ, H_KNX, H_KNY, H_KNZ, H_PCUT, H_CCUT,
+(H_FLAT, H_GMAX, H_INLO, H_INHI, H_OUTLO, H_OUTHI, H_CFACE, H_KFACE, H_PCUT, H_CCUT,
  H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
- H_CPART, H_CLEAR, H_WCELL, H_MULTI, H_PWALLS, H_SOWN, H_COWN, H_CTOP, H_KOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
- H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(40)
-H_SIZE = 40
+ H_CPART, H_CLEAR, H_WCELL, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
+ H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(33)
+H_SIZE = 33
+# a face of the canopy (H_CFACE) or core (H_KFACE) scene, one record of FACE floats in F: its unit normal, then
+# its volume (canopy: twice the volume, plus 1 for a dense top), so that a hit reads one cache line, not four
+FACE = 4
 # scalars at the head of F
 (F_H, F_W, F_HT, F_TOP, F_OPEN, F_BONUS, F_ELEV, F_EYE, F_SOLIDC, F_Q, F_STEP, F_KILL, F_ZM, F_TOUCH,
  F_SIZE) = range(15)
@@ -61,6 +64,13 @@ OUT = O_INCHES
 """Width of an answer before its inches (one per canopy class)."""
 
 INV = 0xFFFFFFFF
+RAY_SCRATCH = 32
+"""float64 items at the scratch's head for one RTCRayHit (48 float32 and room to align it to 16 bytes)."""
+
+_jit = njit(cache=True, nogil=True, _nrt=False)
+"""Compiled without numba's reference counting: nothing here allocates (the scratch comes from the caller),
+so no array needs counting, and an array argument costs its call less than half as much."""
+_jit_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
 INF = math.inf
 
 
@@ -76,17 +86,18 @@ def _embree(typingctx, fn, scene, ray):
     return types.void(fn, scene, ray), codegen
 
 
-@njit(cache=True, nogil=True)
-def _ray_buffer():
-    """A 16-byte aligned RTCRayHit: (floats, the same memory as uint32, offset in items, its address)."""
-    raw = np.zeros(48, np.float32)
+@_jit
+def _ray_buffer(S):
+    """A 16-byte aligned RTCRayHit in the scratch's head: (floats, the same memory as uint32, offset in
+    items, its address)."""
+    raw = S[:RAY_SCRATCH].view(np.float32)
     bits = raw.view(np.uint32)
     addr = raw.ctypes.data
     off = ((16 - addr % 16) % 16) // 4
     return raw, bits, off, addr + off * 4
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _first(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
     """The first hit within tmax: (t or inf, face or -1); as ``_Direct.casters``' first."""
     scene = P[which]
@@ -117,7 +128,7 @@ def _first(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
     return np.float64(raw[o + 8]), np.int64(prim)
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _blocked(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
     """Does the ray hit anything within tmax? (as ``_Direct.casters``' blocked)"""
     scene = P[which]
@@ -140,19 +151,19 @@ def _blocked(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
     return raw[o + 8] == -np.inf
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_jit_inline
 def _pmax(a, b):
     """Python's max(a, b): a unless b is greater."""
     return b if b > a else a
 
 
-@njit(cache=True, nogil=True, inline="always")
+@_jit_inline
 def _pmin(a, b):
     """Python's min(a, b): a unless b is smaller."""
     return b if b < a else a
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _cell(F, H, x, y):
     h = F[F_H]
     nx, ny = H[H_NX], H[H_NY]
@@ -162,7 +173,7 @@ def _cell(F, H, x, y):
     return j * nx + i
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _ground1(F, H, P, R, x, y):
     """``TableLOS._ground1``: the grid's level cell, else a cast down."""
     g = F[H[H_FLAT] + _cell(F, H, x, y)]
@@ -176,7 +187,7 @@ def _ground1(F, H, P, R, x, y):
     return (v if v != 0.0 else math.copysign(0.0, top - t)) / 10000.0
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _inside_walls(F, N, H, k, x, y, z):
     wz = H[H_WZ] + 2 * k
     if not (F[wz] <= z <= F[wz + 1]):
@@ -189,7 +200,7 @@ def _inside_walls(F, N, H, k, x, y, z):
     return True
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _walls_of1(F, N, H, x, y, z):
     """``TableLOS._walls_of1``: the building a point is inside, -1 none."""
     cell = _cell(F, H, x, y)
@@ -207,7 +218,7 @@ def _walls_of1(F, N, H, x, y, z):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _end(F, N, H, P, R, x, y, z):
     """``TableLOS._end1``: (does it stand 2" or more up (DD-4.41), the building it is inside)."""
     cell = _cell(F, H, x, y)
@@ -221,7 +232,7 @@ def _end(F, N, H, P, R, x, y, z):
     return (g if g == g else _ground1(F, H, P, R, x, y)) >= elev, wall
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _inside1(F, N, H, P, R, x, y, z):
     """``TableLOS._inside1``: the canopy volume a point is in, -1 none."""
     cell = _cell(F, H, x, y)
@@ -234,12 +245,14 @@ def _inside1(F, N, H, P, R, x, y, z):
         if z < F[H[H_OUTLO] + cell] or z > F[H[H_OUTHI] + cell]:
             return -1
     _, prim = _first(P, P_CANOPY, R, x, y, z, 0.0, 0.0, 1.0, 1e6)
-    if prim >= 0 and F[H[H_CNZ] + prim] > 0:
-        return N[H[H_COWN] + prim]
+    if prim >= 0:
+        f = H[H_CFACE] + FACE * prim
+        if F[f + 2] > 0:
+            return int(F[f + 3]) >> 1
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _clear(F, N, H, ex, ey, tx, ty, zmin):
     """``PlanGrid.clear``: certain that the plan segment meets nothing up to ``zmin``."""
     v = zmin - F[F_ZM]
@@ -273,7 +286,7 @@ def _clear(F, N, H, ex, ey, tx, ty, zmin):
     return False
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _near(ax, ay, bx, by, cx, cy, r):
     """``los._segment_near`` for one plan segment."""
     abx, aby = bx - ax, by - ay
@@ -284,7 +297,7 @@ def _near(ax, ay, bx, by, cx, cy, r):
     return np.hypot(ax + abx * u - cx, ay + aby * u - cy) <= r
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _block1(F, Qc, ex, ey, ez, tx, ty, tz):
     """``game.world.hulls.block1``: the first hull the segment enters that no end is at."""
     n = int(Qc[C_NHULL])
@@ -340,7 +353,7 @@ def _block1(F, Qc, ex, ey, ez, tx, ty, tz):
     return first_k, first_s
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _wall_reach(F, N, H, k, px, py, dx, dy):
     """``los._wall_reach`` for building k."""
     lo, hi, band = 0.0, 1.0, F[H[H_WBAND] + k]
@@ -366,7 +379,7 @@ def _wall_reach(F, N, H, k, px, py, dx, dy):
     return lo
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _past_walls(F, N, H, P, R, ex, ey, ez, ux, uy, uz, tmax, be, te, bt, tb):
     """``TableLOS._solid_past_walls``: (t, face, wall of the eye, wall of the target)."""
     s = 0.0
@@ -389,18 +402,19 @@ def _past_walls(F, N, H, P, R, ex, ey, ez, ux, uy, uz, tmax, be, te, bt, tb):
     return INF, -1, be if used_e else -1, bt if used_t else -1
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _band_span1(F, N, H, P, R, x, y, z, dx, dy, dz, part, exit_t):
     """``TableLOS._band_span1``: how far from an end the sightline stays in its woodline band."""
     t, prim = _first(P, P_CORE, R, x, y, z, dx, dy, dz, 1e6)
-    if prim < 0 or N[H[H_KOWN] + prim] != part:
+    f = H[H_KFACE] + FACE * prim
+    if prim < 0 or int(F[f + 3]) != part:
         return exit_t
-    if F[H[H_KNX] + prim] * dx + F[H[H_KNY] + prim] * dy + F[H[H_KNZ] + prim] * dz > 0:
+    if F[f] * dx + F[f + 1] * dy + F[f + 2] * dz > 0:
         return 0.0
     return _pmin(exit_t, t)
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _answer(out, visible, dist, cutoff, limit, solid_t, solid_part, smoke, above_part, above_t, elevated,
             band_e, band_t, far, complete, wall_e, wall_t, hull, hull_t, ux, uy, uz, length):
     out[O_VIS], out[O_DIST], out[O_CUT], out[O_LIM] = visible, dist, cutoff, limit
@@ -411,7 +425,7 @@ def _answer(out, visible, dist, cutoff, limit, solid_t, solid_part, smoke, above
     out[O_UX], out[O_UY], out[O_UZ], out[O_LEN] = ux, uy, uz, length
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _find(keys, n, p):
     for i in range(n):
         if keys[i] == p:
@@ -419,7 +433,7 @@ def _find(keys, n, p):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@_jit
 def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear, out):
     """``TableLOS._sight`` for one sightline, written into ``out`` (see ``O_*``); burnt ground left out.
     ``clear``: first ask the plan grid whether the sightline runs over open ground alone (the same
@@ -525,7 +539,7 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
     exit_e = np.nan
     last_entry_t = np.nan
     step, kill_plan = F[F_STEP], F[F_KILL]
-    cnx, cny, cnz, cown, ctop, pcut = H[H_CNX], H[H_CNY], H[H_CNZ], H[H_COWN], H[H_CTOP], H[H_PCUT]
+    cface, pcut = H[H_CFACE], H[H_PCUT]
     if length > 0 and P[P_CANOPY] != 0:
         start = 0.0
         for _ in range(maxh):
@@ -534,8 +548,10 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
             if prim < 0:
                 break
             t_abs = start + t
-            p = N[cown + prim]
-            entering = F[cnx + prim] * ux + F[cny + prim] * uy + F[cnz + prim] * uz < 0
+            f = cface + FACE * prim
+            code = int(F[f + 3])
+            p = code >> 1
+            entering = F[f] * ux + F[f + 1] * uy + F[f + 2] * uz < 0
             i = _find(pend_p, npend, p)
             if entering:
                 if i >= 0 and pend_open[i]:
@@ -548,7 +564,7 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
                 pend_t[i], pend_open[i] = t_abs, True
                 if p == part_t:
                     last_entry_t = t_abs
-                if N[ctop + prim]:
+                if code & 1:
                     top_t[ntop], top_p[ntop] = t_abs, p
                     ntop += 1
             else:
@@ -665,33 +681,68 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
             wall_e, wall_t, hull, hull_t, ux, uy, uz, length)
 
 
-@njit(cache=True, nogil=True)
-def _workspace(H):
-    """The lists one sightline fills as it goes (volumes open, intervals, tops, spans), made once."""
+@_jit
+def _workspace(H, S):
+    """The lists one sightline fills as it goes (volumes open, intervals, tops, spans), views into the
+    scratch after the ray (see :func:`scratch`)."""
     maxh = H[H_MAXHITS]
     cap = 2 * maxh + 4
-    return (np.empty(maxh, np.int64), np.empty(maxh, np.float64), np.empty(maxh, np.bool_), np.empty(maxh, np.float64),
-            np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.float64),
-            np.empty(maxh, np.float64), np.empty(maxh, np.int64),
-            np.empty(cap, np.int64), np.empty(cap, np.float64), np.empty(cap, np.int64), np.empty(cap, np.int64),
-            np.empty(cap, np.float64))
+    ints = S.view(np.int64)
+    m = RAY_SCRATCH  # maxh-long lists first, then cap-long ones
+    c = m + 6 * maxh
+    return (ints[m:m + maxh], S[m + maxh:m + 2 * maxh], ints[m + 2 * maxh:m + 3 * maxh], S[m + 3 * maxh:m + 4 * maxh],
+            ints[c:c + cap], ints[c + cap:c + 2 * cap], S[c + 2 * cap:c + 3 * cap], S[c + 3 * cap:c + 4 * cap],
+            S[m + 4 * maxh:m + 5 * maxh], ints[m + 5 * maxh:m + 6 * maxh],
+            ints[c + 4 * cap:c + 5 * cap], S[c + 5 * cap:c + 6 * cap], ints[c + 6 * cap:c + 7 * cap],
+            ints[c + 7 * cap:c + 8 * cap], S[c + 8 * cap:c + 9 * cap])
 
 
-@njit(cache=True, nogil=True)
-def sight(F, N, H, P, Qc, ex, ey, ez, tx, ty, tz, distance, early, out):
-    """One sightline (``distance`` NaN: its plan length) into ``out``."""
-    _sight(F, N, H, P, Qc, _ray_buffer(), _workspace(H), ex, ey, ez, tx, ty, tz, distance, early, True, out)
+def scratch(H: np.ndarray) -> np.ndarray:
+    """The scratch one thread's sightlines write as they go: the ray Embree reads and writes, then the
+    lists of :func:`_workspace` (made once per thread and table, handed to every call)."""
+    maxh = int(H[H_MAXHITS])
+    return np.zeros(RAY_SCRATCH + 6 * maxh + 9 * (2 * maxh + 4))
 
 
-@njit(cache=True, nogil=True)
-def sight_many(F, N, H, P, Qc, eyes, targets, distance, early, clear, out):
+@_jit
+def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
+    """One sightline (``distance`` NaN: its plan length) into ``out``; ``S``: the thread's :func:`scratch`."""
+    _sight(F, N, H, P, Qc, _ray_buffer(S), _workspace(H, S), ex, ey, ez, tx, ty, tz, distance, early, True, out)
+
+
+@_jit
+def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out):
     """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into the
-    rows of ``out`` (``clear``: as :func:`_sight`)."""
-    R = _ray_buffer()
-    W = _workspace(H)
-    for i in range(eyes.shape[0]):
+    rows of ``out`` (``clear``: as :func:`_sight`), taken in ``order`` (its rows; empty: as they come)."""
+    R = _ray_buffer(S)
+    W = _workspace(H, S)
+    n = eyes.shape[0]
+    for k in range(n):
+        i = order[k] if order.shape[0] == n else k
         _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
                distance[i], early, clear, out[i])
+
+
+LOCAL = 64
+"""From this many sightlines on, a batch is taken in :func:`locality`'s order."""
+
+
+def locality(eyes: np.ndarray, targets: np.ndarray, width: float, height: float) -> np.ndarray:
+    """An order of the sightlines in which neighbours on the table come together (their midpoints along a
+    Z-order curve over the table), so that consecutive casts walk the same parts of Embree's trees while
+    they are still in the cache: a random batch runs about a third quicker. Only the order of the work
+    changes; each answer is its own."""
+    mid = (eyes[:, :2] + targets[:, :2]) * 0.5
+    q = np.clip(mid / np.array([max(width, 1e-9), max(height, 1e-9)]) * 1024.0, 0, 1023).astype(np.int64)
+    code = np.zeros(len(q), np.int64)
+    for axis in (0, 1):
+        v = q[:, axis]
+        v = (v | (v << 8)) & 0x00FF00FF
+        v = (v | (v << 4)) & 0x0F0F0F0F
+        v = (v | (v << 2)) & 0x33333333
+        v = (v | (v << 1)) & 0x55555555
+        code |= v << axis
+    return np.argsort(code, kind="stable")
 
 
 # -- packing ------------------------------------------------------------------------------------------
@@ -754,10 +805,9 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     f(H_INHI, los._inside_hi)
     f(H_OUTLO, los._outside_lo)
     f(H_OUTHI, los._outside_hi)
-    for slot, k in ((H_CNX, 0), (H_CNY, 1), (H_CNZ, 2)):
-        f(slot, canopy.normal[:, k] if len(canopy.owner) else np.zeros(0))
-    for slot, k in ((H_KNX, 0), (H_KNY, 1), (H_KNZ, 2)):
-        f(slot, core.normal[:, k] if len(core.owner) else np.zeros(0))
+    top = np.frombuffer(los._canopy_top, np.uint8) if los._canopy_top else np.zeros(len(canopy.owner), np.uint8)
+    f(H_CFACE, np.column_stack([canopy.normal, canopy.owner * 2.0 + top]) if len(canopy.owner) else np.zeros(0))
+    f(H_KFACE, np.column_stack([core.normal, core.owner.astype(float)]) if len(core.owner) else np.zeros(0))
     f(H_PCUT, los.part_cutoff)
     f(H_CCUT, los.class_cutoff)
     walls = los.walls
@@ -784,9 +834,6 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     i(H_MULTI, np.concatenate([index, np.array(lst, np.int64)]))
     i(H_PWALLS, los._part_walls_np)
     i(H_SOWN, geo.solid.owner)
-    i(H_COWN, canopy.owner)
-    i(H_CTOP, np.frombuffer(los._canopy_top, np.uint8) if los._canopy_top else np.zeros(0))
-    i(H_KOWN, core.owner)
     i(H_PCLASS, los.part_class)
     i(H_HCOUNT, [len(w.hull) for w in walls] or [0])
     i(H_WCOUNT, [len(w.wall) for w in walls] or [0])
