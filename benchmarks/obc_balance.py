@@ -29,11 +29,15 @@ def play(scenario: str, seed: int) -> dict:
     v = engine.call("game.view", {"game": gid, "side": "referee"})
     engine.call("game.close", {"game": gid})
     down = Counter(m["side"] for m in v["men"] if m["status"] in ("dead", "disabled"))
+    saved = Counter(m["side"] for m in v["men"] if m.get("evacuated"))
+    called = any(not q["reserve"] for q in v["squads"] if q["aim"].get("kind") == "evac")
     score = v["result"]["score"]
     return {"seed": seed, "winner": v["result"]["winner"], "reason": v["result"]["reason"], "turn": v["turn"],
             "steps": steps, "vp": (score["allied"]["total"], score["insurgent"]["total"]),
             "orders": (len(score["allied"]["orders"]), len(score["insurgent"]["orders"])),
-            "down": (down["allied"], down["insurgent"]), "seconds": time.perf_counter() - t0}
+            "down": (down["allied"], down["insurgent"]), "evacuated": (saved["allied"], saved["insurgent"]),
+            "left": (score["allied"]["left_behind"], score["insurgent"]["left_behind"]), "called": called,
+            "seconds": time.perf_counter() - t0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,13 +54,17 @@ def main(argv: list[str] | None = None) -> int:
             games.append(g)
             print(f"seed {g['seed']:4d}: {g['winner'] or 'draw':9s} turn {g['turn']:2d}, VP {g['vp'][0]}-{g['vp'][1]}, "
                   f"orders {g['orders'][0]}/{g['orders'][1]}, down {g['down'][0]}/{g['down'][1]}, "
-                  f"{g['seconds']:.1f} s", flush=True)
+                  f"evacuated {g['evacuated'][0]}/{g['evacuated'][1]}, left {g['left'][0]}/{g['left'][1]}"
+                  f"{', evac called' if g['called'] else ''}, {g['seconds']:.1f} s", flush=True)
     wins = Counter(g["winner"] or "draw" for g in games)
     n = len(games)
     print(f"{a.scenario}: {n} games: Allied {100 * wins['allied'] / n:.1f} %, Insurgent "
           f"{100 * wins['insurgent'] / n:.1f} %, draw {100 * wins['draw'] / n:.1f} %; mean VP "
           f"{statistics.mean(g['vp'][0] for g in games):.1f}-{statistics.mean(g['vp'][1] for g in games):.1f}; "
           f"median {statistics.median(g['seconds'] for g in games):.1f} s a game")
+    print(f"the wounded (OBC-42): evacuated {sum(g['evacuated'][0] for g in games) / n:.2f} / "
+          f"{sum(g['evacuated'][1] for g in games) / n:.2f} a game, left behind {sum(g['left'][0] for g in games) / n:.2f} / "
+          f"{sum(g['left'][1] for g in games) / n:.2f}; evac called in {sum(g['called'] for g in games)} of {n} games")
     return 0
 
 

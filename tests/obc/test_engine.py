@@ -45,8 +45,9 @@ def seen_by(ref: dict, side: str, los) -> set[str]:
             body = (m["x"], m["y"], f.body_lying if m["posture"] == "lying" else f.body_standing)
             if eyes and sight.visible(los, eyes, [body] * len(eyes)).any():
                 out.add(m["id"])
+    reserves = {q["id"] for q in ref["squads"] if q["reserve"]}  # off the table until called (OBC-49)
     for v in ref["vehicles"]:
-        if v["side"] != side and v["status"] != "gone":
+        if v["side"] != side and v["status"] != "gone" and v["squad"] not in reserves:
             if eyes and sight.visible(los, eyes, [(v["x"], v["y"], v["height"] + 0.5)] * len(eyes)).any():
                 out.add(v["id"])
     return out

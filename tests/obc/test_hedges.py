@@ -69,3 +69,10 @@ def test_wheeled_vehicles_cannot_cross_tracked_lose_half_and_tanks_3_inches():  
 def test_a_chopper_flies_over_hedges():  # OBC-13
     plan = movement.vehicle_move(T, ground(BUND), "chopper", (10, 10), (10, 30), 12.0, 12.0)
     assert plan.legal and plan.allowance == 32.0
+
+
+def test_a_move_is_paid_at_the_ground_on_top():  # OBC-3: a field laid over a paddy is the field there
+    gr = Ground([Feature(id="pd", type="paddy", polygon=((0, 0), (48, 0), (48, 24), (0, 24))),
+                 Feature(id="lz", type="open", polygon=((10, 5), (30, 5), (30, 15), (10, 15)))])
+    assert movement.man_move(T, gr, (12, 10), (18, 10)).going == "country"  # on the field
+    assert movement.man_move(T, gr, (12, 10), (12, 16)).going == "rough"  # off it into the paddy

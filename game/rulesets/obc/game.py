@@ -238,7 +238,8 @@ class ObcGame(Record, Command, Evac, Smoke, Acts, Harm):
     def achieved(self, q: Squad) -> bool:
         """OBC-47, G-42: whether a squad's one-line order is achieved now (``aim``): take (an able man of the
         side in the area and no able enemy), hold (the same, for the holders), land (it set its men down
-        and the chopper is still flying)."""
+        and the chopper is still flying). An evac order scores by the disabled it saves (G-42's -2 each),
+        never as an objective (engine reading)."""
         s, aim = self.state, q.aim
         if aim.get("kind") == "land":
             v = next((v for v in s.vehicles.values() if v.squad == q.id), None)

@@ -9,7 +9,7 @@ their men, vehicles and one-line orders (OBC-47). Every problem is reported with
     [[terrain]] a Dinky Dau feature: id, type (game/data/terrain.toml), polygon | path + width | point +
                 size or radius, rotation?, height?, canopy_bottom?, canopy_top?
     [[squad]]   id, side, name, kind (infantry, mortar, chopper, lorry, apc, tank), order (its line),
-                aim? = {kind take | hold | land | support, at = [x, y], radius}, leader? (a man id),
+                aim? = {kind take | hold | land | support | evac, at = [x, y], radius}, leader? (a man id),
                 authority (4-7, OBC-15), zone? (6), elite?, civilian?, answers_to?, supports? (OBC-48),
                 aboard? (the vehicle its men start in), reserve? (enters when called by radio), levels? (the
                 levels of authority a call to it crosses, OBC-49),
@@ -30,7 +30,7 @@ from game.world.features import Feature
 SIDES = ("allied", "insurgent")
 EDGES = ("north", "south", "east", "west")
 KINDS = ("infantry", "mortar", "chopper", "lorry", "apc", "tank")
-AIMS = ("take", "hold", "land", "support")
+AIMS = ("take", "hold", "land", "support", "evac")
 COMPASS = {"east": 0.0, "north-east": 45.0, "north": 90.0, "north-west": 135.0, "west": 180.0, "south-west": 225.0,
            "south": 270.0, "south-east": 315.0}
 """The eight compass points as headings on the table (degrees, east 0, north 90: +y is north)."""

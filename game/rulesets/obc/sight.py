@@ -51,6 +51,7 @@ class Ground:
         self.shapes = [(f.type, prepared.prep(f.shape()), f.shape()) for f in features]
         self.hedge = [f.type in HEDGES and f.path is not None for f in features]
         self.lines = [(f.id, f.type, LineString(f.path)) for f in features if f.type in HEDGES and f.path is not None]
+        self._bare, self._cover = None, None
 
     def at(self, x: float, y: float, hedges: bool = True) -> str:
         p = Point(x, y)
@@ -75,21 +76,34 @@ class Ground:
         return out
 
     def crossed(self, a: tuple[float, float], b: tuple[float, float]) -> set[str]:
-        """The terrain types a straight move from a to b goes through (open where no feature is); the hedges
-        and low walls are left to ``hedges_crossed``."""
-        line = LineString([a, b]) if a != b else None
+        """The terrain types a straight move from a to b goes through (open where no feature is): each
+        feature where it is the ground, not where a later one lies over it; the hedges and low walls are left
+        to ``hedges_crossed``."""
         out = {self.at(*a, hedges=False), self.at(*b, hedges=False)}
-        if line is not None:
-            covered = None
-            for (kind, prep, shape), hedge in zip(self.shapes, self.hedge, strict=True):
-                if hedge:
-                    continue
-                if prep.intersects(line):
-                    out.add(kind)
-                    covered = shape if covered is None else covered.union(shape)
-            if covered is None or not covered.covers(line):
-                out.add("open")
+        if a == b:
+            return out
+        line = LineString([a, b])
+        for kind, prep, shape in self._exposed():
+            if prep.intersects(line) and shape.intersection(line).length > 1e-6:
+                out.add(kind)
+        if self._cover is None or not self._cover.covers(line):
+            out.add("open")
         return out
+
+    def _exposed(self) -> list:
+        """Each feature's footprint less those listed after it (hedges apart), prepared; built once."""
+        if self._bare is None:
+            from shapely.ops import unary_union
+
+            ground = [(k, sh) for (k, _, sh), hedge in zip(self.shapes, self.hedge, strict=True) if not hedge]
+            bare, above = [], None
+            for kind, shape in reversed(ground):
+                part = shape if above is None else shape.difference(above)
+                above = shape if above is None else unary_union([above, shape])
+                if not part.is_empty:
+                    bare.append((kind, prepared.prep(part), part))
+            self._bare, self._cover = bare, above
+        return self._bare
 
     def all_along(self, a: tuple[float, float], b: tuple[float, float], kind: str) -> bool:
         """Whether the whole straight move lies on features of ``kind`` (a road move, OBC-3)."""
