@@ -183,15 +183,30 @@ class LosResult:
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __getattr__(self, name: str) -> Any:
-        # an answer from TableLOS._result words its reason when it is first read (see _answer)
-        if name == "reason":
-            d = self.__dict__
-            why = d.get("_why")
-            if why is not None:
-                d["reason"] = text = why[0](*why[1:])
-                del d["_why"]
-                return text
+        # a field an answer made by _deferred or _answer leaves out until it is first read
+        d = self.__dict__
+        later = d.get("_later")
+        if later is not None and name in _LATER:
+            del d["_later"]
+            full = later[0](*later[1:]).__dict__
+            for k in _LATER:
+                if k in full:
+                    d[k] = full[k]
+            if "_why" in full:
+                d["_why"] = full["_why"]
+            return getattr(self, name)
+        why = d.get("_why")
+        if why is not None and name == "reason":
+            d["reason"] = text = why[0](*why[1:])
+            del d["_why"]
+            return text
         raise AttributeError(f"'LosResult' object has no attribute '{name}'")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # copied or pickled whole: what _deferred left out is made now (it holds the table)
+        if "_later" in self.__dict__:
+            self.reason  # noqa: B018
+        return self.__dict__
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -210,6 +225,21 @@ def _answer(visible: bool, fraction: float, distance: float, inches: dict[str, f
     object.__setattr__(r, "__dict__", {"visible": visible, "fraction": fraction, "distance": distance,
                                        "canopy_inches": inches, "cutoff": cutoff, "limit": limit, "blocker": blocker,
                                        "clause": clause, "_why": why, "extra": extra})
+    return r
+
+
+_LATER = ("canopy_inches", "cutoff", "limit", "blocker", "clause", "reason", "extra")
+"""The fields of a :class:`LosResult` from :func:`_deferred` made when one of them is first read."""
+
+
+def _deferred(visible: bool, fraction: float, distance: float, make: tuple) -> LosResult:
+    """A :class:`LosResult` with its answer (visible, fraction, distance) in hand and the rest of its
+    evidence (``_LATER``) from ``make[0](*make[1:])`` (a full answer with the same three), made when one
+    of those is first read: wording the evidence costs as much as the compiled sightline, and the computer
+    reads the answer alone. It equals, prints, copies and pickles as the full answer."""
+    r = object.__new__(LosResult)
+    object.__setattr__(r, "__dict__", {"visible": visible, "fraction": round(fraction, 4), "distance": distance,
+                                       "_later": make})
     return r
 
 
@@ -1148,6 +1178,31 @@ class TableLOS:
         g = self._flat_list[cell]
         return [(g if g == g else self._ground1(x, y)) >= ELEVATED - 1e-6, None, wall]
 
+    def _on_table1(self, ex: float, ey: float, tx: float, ty: float) -> None:
+        """:meth:`_on_table` for one sightline's ends."""
+        w, h = self.width + 1e-6, self.height + 1e-6
+        if ex < -1e-6 or ex > w or ey < -1e-6 or ey > h:  # _off_table
+            raise ValueError(f"sightline from ({ex:.2f}, {ey:.2f}) is off the {self.width:g}x{self.height:g} table")
+        if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
+            raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
+
+    def _sight_fast(self, e: tuple[float, float, float], q: tuple[float, float, float], conditions: Conditions,
+                    distance: float | None = None, early: bool = False) -> list[float]:
+        """One sightline through the compiled path (``self._fast``; not under burnt ground): its answer as
+        the list ``game.world.sightline`` writes (:meth:`_fast_row` reads it)."""
+        ex, ey, ez = e
+        tx, ty, tz = q
+        self._on_table1(ex, ey, tx, ty)
+        out, scratch = self._fast_out
+        _sl.sight(*self._fast, self._fast_conditions(conditions), scratch, ex, ey, ez, tx, ty, tz,
+                  math.nan if distance is None else distance, early, out)
+        return out.tolist()
+
+    def _evidence(self, v: list[float], e: tuple[float, float, float], conditions: Conditions) -> LosResult:
+        """The full answer of :meth:`check_points` from the compiled path's list ``v``."""
+        s = self._fast_row(v, e, conditions)
+        return self._full_result(s, float(s.visible))
+
     def _off_table(self, x: float, y: float) -> bool:
         return x < -1e-6 or x > self.width + 1e-6 or y < -1e-6 or y > self.height + 1e-6
 
@@ -1157,16 +1212,9 @@ class TableLOS:
         arithmetic, in the same order, so the same answer to the last bit."""
         ex, ey, ez = e
         tx, ty, tz = q
-        w, h = self.width + 1e-6, self.height + 1e-6
-        if ex < -1e-6 or ex > w or ey < -1e-6 or ey > h:  # _off_table
-            raise ValueError(f"sightline from ({ex:.2f}, {ey:.2f}) is off the {self.width:g}x{self.height:g} table")
-        if tx < -1e-6 or tx > w or ty < -1e-6 or ty > h:
-            raise ValueError(f"sightline to ({tx:.2f}, {ty:.2f}) is off the {self.width:g}x{self.height:g} table")
         if self._fast is not None and not conditions.burnt:  # compiled (game.world.sightline)
-            out, scratch = self._fast_out
-            _sl.sight(*self._fast, self._fast_conditions(conditions), scratch, ex, ey, ez, tx, ty, tz,
-                      math.nan if distance is None else distance, early, out)
-            return self._fast_row(out.tolist(), e, conditions)
+            return self._fast_row(self._sight_fast(e, q, conditions, distance, early), e, conditions)
+        self._on_table1(ex, ey, tx, ty)
         dx, dy, dz = tx - ex, ty - ey, tz - ez
         length = math.sqrt(dx * dx + dy * dy + dz * dz)
         plan = math.sqrt(dx * dx + dy * dy)
@@ -1503,7 +1551,12 @@ class TableLOS:
 
     def check_points(self, p: tuple[float, ...], q: tuple[float, ...], conditions: Conditions) -> LosResult:
         """LOS from point p to point q: (x, y) stands an eye 0.6" above the ground there, (x, y, z) is exact."""
-        s = self._sight(self._point1(p), self._point1(q), conditions)
+        e, t = self._point1(p), self._point1(q)
+        if self._fast is not None and not conditions.burnt:  # the evidence made when first read (_deferred)
+            v = self._sight_fast(e, t, conditions)
+            visible = v[_sl.O_VIS] != 0.0
+            return _deferred(visible, float(visible), v[_sl.O_DIST], (self._evidence, v, e, conditions))
+        s = self._sight(e, t, conditions)
         return self._result(s, float(s.visible))
 
     def eye(self, o: Observer, toward: Observer | None = None) -> np.ndarray:
@@ -1670,7 +1723,12 @@ class TableLOS:
 
     # -- evidence ----------------------------------------------------------------------------------
     def _result(self, s: Sight, fraction: float) -> LosResult:
+        """The answer for the sightline ``s`` (the share ``fraction`` of a stand's sightlines clear), its
+        evidence made when first read (:func:`_deferred`; :meth:`_full_result`)."""
         assert s.complete, "evidence of a sightline the batched trace dropped"
+        return _deferred(s.visible and fraction > 0, fraction, s.distance, (self._full_result, s, fraction))
+
+    def _full_result(self, s: Sight, fraction: float) -> LosResult:
         inches = {c: v for c, v in zip(self.classes, s.inches, strict=True) if v > 0} if s.inches is not self._zeros else {}
         dist = s.distance
         parts = self.geo.parts

@@ -1,0 +1,122 @@
+"""The compiled line of sight's ways of being quick change no answer (DD-4.1–4.6, DD-4.41, G-01 T10/T11/T15):
+an answer whose evidence is made when first read equals the one made at once, and copies and pickles
+whole; a batch taken in another order gives each row its own answer; threads sharing a table each write
+their own scratch."""
+
+import copy
+import pickle
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from game.world import sightline
+from game.world.los import LosResult
+from tests.world.tables import random_lines
+from tests.world.test_compiled_sight import tables
+from tests.world.test_fast_paths import CONDITIONS
+
+
+@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke", "hulls"])
+def test_an_answer_read_later_is_the_answer_made_at_once(name):
+    # DD-4.1, DD-4.4: visible, the distance and the evidence (inches, limit, blocker, clause, reason)
+    fast, plain = tables()
+    cond = CONDITIONS[name]
+    eyes, targets = random_lines(fast, 400, seed=41)
+    for e, t in zip(eyes.tolist(), targets.tolist(), strict=True):
+        got = fast.check_points(tuple(e), tuple(t), cond)
+        assert "_later" in got.__dict__  # the evidence not made yet
+        head = (got.visible, got.fraction, got.distance)
+        assert "_later" in got.__dict__  # the answer itself is read without making it
+        s = plain._sight(tuple(e), tuple(t), cond)
+        whole = plain._full_result(s, float(s.visible))
+        assert head == (whole.visible, whole.fraction, whole.distance)
+        assert got == whole
+        assert got.to_dict() == whole.to_dict()
+
+
+def test_a_stand_check_read_later_is_the_check_made_at_once():
+    # DD-4.5: the share of the twelve sightlines clear, and the reported sightline's evidence
+    fast, plain = tables()
+    from game.world.los import Observer
+
+    eyes, targets = random_lines(fast, 120, seed=42)
+    for e, t in zip(eyes.tolist(), targets.tolist(), strict=True):
+        a, b = Observer(e[0], e[1], 30.0), Observer(t[0], t[1], 200.0)
+        try:
+            got = fast.check(a, b, CONDITIONS["day"])
+        except ValueError:
+            continue  # a base over the table's edge
+        head = (got.visible, got.fraction, got.distance)
+        full = got.to_dict()
+        assert head == (full["visible"], full["fraction"], full["distance"])
+        assert got == plain.check(a, b, CONDITIONS["day"])
+
+
+def test_a_later_answer_copies_and_pickles_whole_without_its_table():
+    # DD-4.4: the evidence travels with the answer (a saved event's words), the table does not
+    fast, _ = tables()
+    eyes, targets = random_lines(fast, 60, seed=43)
+    for e, t in zip(eyes.tolist(), targets.tolist(), strict=True):
+        got = fast.check_points(tuple(e), tuple(t), CONDITIONS["day"])
+        raw = pickle.dumps(got)
+        assert len(raw) < 4000  # a TableLOS would be megabytes (or refuse to pickle)
+        back = pickle.loads(raw)
+        assert type(back) is LosResult and "_later" not in back.__dict__
+        assert back == got == copy.deepcopy(got) == copy.copy(got)
+        assert back.reason == got.reason and back.reason.strip()
+
+
+def test_an_unknown_field_is_still_refused():
+    fast, _ = tables()
+    got = fast.check_points((5.0, 5.0, 1.0), (20.0, 9.0, 1.0), CONDITIONS["day"])
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        got.nothing  # noqa: B018
+    assert "_later" in got.__dict__
+
+
+@pytest.mark.parametrize("early", [True, False])
+def test_a_batch_in_any_order_gives_each_row_its_own_answer(early):
+    # DD-4.1–4.6: a row's answer is its own whatever the order the batch is cast in
+    fast, _ = tables()
+    cond = CONDITIONS["day"]
+    eyes, targets = random_lines(fast, 3000, seed=44)
+    perm = np.random.default_rng(5).permutation(len(eyes))
+    a = fast.trace(eyes, targets, cond, early=early)
+    b = fast.trace(eyes[perm], targets[perm], cond, early=early)
+    assert (a.visible[perm] == b.visible).all() and (a.complete[perm] == b.complete).all()
+    both = a.complete[perm] & b.complete
+    assert both.sum() > 100
+    np.testing.assert_array_equal(a.inches[perm][both], b.inches[both])
+    np.testing.assert_array_equal(a.cutoff[perm][both], b.cutoff[both])
+    np.testing.assert_array_equal(a.solid_part[perm][both], b.solid_part[both])
+
+
+def test_the_batch_order_is_every_row_once_neighbours_together():
+    fast, _ = tables()
+    eyes, targets = random_lines(fast, 2000, seed=45)
+    order = sightline.locality(eyes, targets, fast.width, fast.height)
+    assert sorted(order.tolist()) == list(range(2000))
+    mid = (eyes[:, :2] + targets[:, :2]) / 2
+    step = np.linalg.norm(np.diff(mid[order], axis=0), axis=1).mean()
+    assert step < 0.25 * np.linalg.norm(np.diff(mid, axis=0), axis=1).mean()
+
+
+def test_threads_sharing_a_table_get_the_answers_of_one():
+    # DD-4.1: the compiled code runs without the interpreter's lock; each thread writes its own scratch
+    fast, _ = tables()
+    cond = CONDITIONS["dusk, a flare"]
+    eyes, targets = random_lines(fast, 600, seed=46)
+    lines = [(tuple(e), tuple(t)) for e, t in zip(eyes.tolist(), targets.tolist(), strict=True)]
+    alone = [fast._sight(e, t, cond) for e, t in lines]
+    batch = fast.trace(eyes, targets, cond).visible
+
+    def run(k: int) -> tuple[list, np.ndarray]:
+        part = lines[k::4]
+        return [fast._sight(e, t, cond) for e, t in part], fast.trace(eyes[k::4], targets[k::4], cond).visible
+
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(run, range(4)))
+    for k, (sights, vis) in enumerate(got):
+        assert sights == alone[k::4]
+        assert (vis == batch[k::4]).all()
