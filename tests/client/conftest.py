@@ -1,11 +1,14 @@
 """Headless fixtures: one offscreen DinkyDauApp at a time (Panda3D allows one ShowBase per process), a
-cache folder of its own for each test that starts warm with the run's bakes, and a clock driven by frames.
+cache folder of its own for each test that starts warm with the bakes, and a clock driven by frames.
 
 Each test's cache folder (``$DINKYDAU_CACHE``: saves, autosaves, bakes) is its own, as before; what is
 shared is only what a bake writes under a content hash (the table's .glb, its light map, the painted mat,
-the models converted to .bam): hard-linked in from the run's store before the test, and what the test
-baked linked back after it, so a table is baked once a run, not once a test. The bakes themselves, cold,
-are tested in tests/world (test_bake.py, test_lightmap.py, test_table_caches.py) on folders of their own.
+the models converted to .bam): hard-linked in from the store (``.cache/test-bakes``) before the test, and
+what the test baked linked back after it, so a table is baked once, not once a test. The store outlives the
+run, as the game's own cache does (a key holds the bake's inputs and its code's hash: a changed table or
+bake is baked again); it starts with the tables ``game.warm`` baked at install, and keeps the newest
+``KEEP`` files of each kind. The bakes themselves, cold, are tested in tests/world (test_bake.py,
+test_lightmap.py, test_table_caches.py) on folders of their own.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from game.client.settings import ClientSettings
 
 BAKED = ("*.glb", "*.npy", "bam/*.bam")
 """What a bake leaves in a cache folder under a content hash (never saves, never a half-written file)."""
+STORE = Path(__file__).resolve().parents[2] / ".cache" / "test-bakes"
+KEEP = 64
+"""The store keeps the newest this many of each kind of bake (by pattern): some 40 MB at most."""
 
 
 def _baked(folder: Path) -> list[Path]:
@@ -28,6 +34,7 @@ def _baked(folder: Path) -> list[Path]:
 
 
 def _link_all(src: Path, dst: Path) -> None:
+    """Hard-link what ``src`` has baked into ``dst`` where it is missing."""
     for rel in _baked(src):
         target = dst / rel
         if target.exists():
@@ -37,13 +44,27 @@ def _link_all(src: Path, dst: Path) -> None:
             os.link(src / rel, target)
 
 
+def _prune(store: Path) -> None:
+    """Keep the ``KEEP`` newest files of each pattern in the store (a bake's file is as old as the bake)."""
+    for pattern in BAKED:
+        found = []
+        for p in store.glob(pattern):
+            with contextlib.suppress(OSError):
+                found.append((p.stat().st_mtime_ns, p))
+        for _, p in sorted(found, reverse=True)[KEEP:]:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
 @pytest.fixture(scope="session")
-def bake_store(tmp_path_factory) -> Path:
-    """The run's bakes: one folder shared by the xdist workers of a run (their temp folders' parent)."""
-    base = tmp_path_factory.getbasetemp()
-    store = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "bakes"
-    store.mkdir(parents=True, exist_ok=True)
-    return store
+def bake_store() -> Path:
+    """The bakes: one folder shared by the xdist workers of a run and by the runs after it."""
+    from game.world.bake import cache_dir
+
+    STORE.mkdir(parents=True, exist_ok=True)
+    _link_all(cache_dir(), STORE)  # the shipped tables game.warm baked at install
+    _prune(STORE)
+    return STORE
 
 
 @pytest.fixture
