@@ -341,3 +341,13 @@ def test_the_game_previews_a_chopper_move():  # OBC-13
     g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])], extra=chopper([20, 2], 12)))
     plan = g.preview("allied", {"type": "move", "vehicle": "h", "to": [20, 23], "height": 0})
     assert not plan["legal"] and plan["clause"] == "OBC-13" and plan["distance"] == 33
+
+
+def test_the_engine_offers_the_heights_a_chopper_may_fly_to():  # OBC-13
+    g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])], extra=chopper([20, 2], 12)))
+    activate(g, "ch")
+    (offer,) = [o for o in g.legal_actions("allied") if o["type"] == "move" and o.get("vehicle") == "h"]
+    assert offer["params"]["height"] == {"kind": "choice", "choices": [0.0, 3.0, 6.0, 9.0, 12.0, 15.0, 18.0, 21.0, 24.0],
+                                         "default": 12.0}
+    g.state.vehicles["h"].height = 4.5
+    assert g.heights(g.state.vehicles["h"]) == [0.0, 3.0, 4.5, 6.0, 9.0, 12.0, 15.0]  # 12" either way, and its own

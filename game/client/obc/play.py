@@ -4,8 +4,8 @@ offer's parameters filled in by their ``kind``, asking the engine at every step.
 The composer is Tet '68's (``game.client.tet.play.TetPlay``: a ``point`` with a ghost that follows the mouse
 and the engine's preview of it, a ``choice`` with buttons or a click on a ringed man, a ``flag`` with Yes /
 No); here an offer names its ``man`` or ``vehicle`` rather than a figure, a squad is chosen first (the
-``activate`` offers, with ``done`` to end its move), and a chopper's ``height`` (a ``number``) is chosen from
-buttons: set down, 6", 12" or as it is (the engine refuses a height it may not fly to, and says why).
+``activate`` offers, with ``done`` to end its move), and a chopper's ``height`` is chosen from buttons, one
+for each height the engine offers (set down, so many inches up, or as it is).
 Every value, cost and chance comes from the engine; nothing here decides a rule.
 """
 
@@ -17,8 +17,13 @@ from game.client.tet.play import TetPlay
 
 SENT = ("type", "man", "vehicle", "squad", "blind", "smoke")
 """What of an offer goes back with the action; the rest describes it (its params are filled in)."""
-HEIGHTS = ((0.0, "set down (0\")"), (6.0, "6\" up"), (12.0, "12\" up"))
-"""The heights offered for a chopper's move (a choice of the table's; the engine judges each)."""
+
+
+def height_words(h: float, now: float | None) -> str:
+    """A height button's words: set down, as it is, or so many inches up."""
+    if now is not None and abs(h - now) < 1e-9:
+        return f'as it is ({h:g}") (Enter)'
+    return 'set down (0")' if h == 0 else f'{h:g}" up'
 
 
 def who(offer: dict) -> str | None:
@@ -91,14 +96,12 @@ class ObcPlay(TetPlay):
                                     rows + [("Cancel", self.cancel, True)])
             self.app.hud.set_prompt(f"{label}: choose the target   Esc: cancel")
             return
-        if p is not None and p["todo"] and p["todo"][0][1].get("kind") == "number":
+        if p is not None and p["todo"] and p["todo"][0][0] == "height":
             self._clear_nodes()
-            name = p["todo"][0][0]
+            name, spec = p["todo"][0]
             label = p["offer"].get("label") or p["offer"]["type"]
-            v = self.pieces.vehicles.get(p["offer"].get("vehicle") or "") or {}
-            rows = [(words, lambda h=h: self.fill(h), True) for h, words in HEIGHTS]
-            if "height" in v:
-                rows.append((f'as it is ({v["height"]:g}") (Enter)', lambda h=v["height"]: self.fill(h), True))
+            rows = [(height_words(h, spec.get("default")), lambda h=h: self.fill(h), True)
+                    for h in spec.get("choices") or []]
             self.app.hud.show_panel(label, f"the {name}", rows + [("Cancel", self.cancel, True)])
             self.app.hud.set_prompt(f"{label}: choose the {name}   Esc: cancel")
             return
@@ -106,10 +109,11 @@ class ObcPlay(TetPlay):
 
     def confirm(self) -> bool:
         p = self.pending
-        if p is not None and p["todo"] and p["todo"][0][1].get("kind") == "number":
-            v = self.pieces.vehicles.get(p["offer"].get("vehicle") or "") or {}
-            self.fill(v.get("height", 0.0))
-            return True
+        if p is not None and p["todo"] and p["todo"][0][0] == "height":
+            spec = p["todo"][0][1]
+            if spec.get("default") in (spec.get("choices") or []):
+                self.fill(spec["default"])
+                return True
         return super().confirm()
 
     # the action sent names the man or the vehicle (the composer's ``figure`` is the table's own)

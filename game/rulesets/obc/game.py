@@ -456,13 +456,23 @@ class ObcGame(Record, Command, Evac, Smoke, Acts, Harm):
     def vehicle_offers(self, v: Vehicle) -> list[dict]:
         out = []
         if v.moved == 0:
+            heights = {"height": {"kind": "choice", "choices": self.heights(v), "default": v.height}} \
+                if v.kind == "chopper" else {}
             out.append({"type": "move", "vehicle": v.id, "reach": self.t.rates[v.kind].road,
-                        "params": {"to": {"kind": "point"}, **({"height": {"kind": "number"}} if v.kind == "chopper" else {})},
+                        "params": {"to": {"kind": "point"}, **heights},
                         "clause": "OBC-9; OBC-12; OBC-13", "label": f"{v.name} moves"})
         if self.able_aboard(v) and not v.flying:
             out.append({"type": "debus", "vehicle": v.id, "limit": self.debus_left(v), "clause": "OBC-11",
                         "label": f"{v.name} sets its men down"})
         return out
+
+    def heights(self, v: Vehicle) -> list[float]:
+        """OBC-13: the heights a chopper may fly this move to (its own, and every ``height_step`` within its 12"
+        of change, 0 set down); where it may set down is the point's to judge."""
+        mv = self.t.movement
+        lo, hi = max(0.0, v.height - mv.chopper_climb), v.height + mv.chopper_climb
+        marks = {round(k * mv.height_step, 3) for k in range(int(lo // mv.height_step), int(hi // mv.height_step) + 1)}
+        return sorted({v.height} | {h for h in marks if lo - 1e-9 <= h <= hi + 1e-9})
 
     def fire_range(self, m: Man, x: float, y: float, z: float = 0.0) -> float:
         """G-42: range to or from a chopper includes its height."""

@@ -73,6 +73,7 @@ class MoveRules:
     tank_wall: float
     tank_fast: float
     chopper_climb: float
+    height_step: float
     chopper_fast: float
     vehicle_fast: float
     debus_per_sixth: int

@@ -1,0 +1,251 @@
+"""One Brain-Cell's fog of war is a security boundary (DESIGN §6): the leak test, for the third ruleset.
+
+Random games of hot_lz (as shipped, and with the platoon already on the ground before the trenches, where
+the rifles, the MGs and the grenades reach) are played through the engine protocol with ``referee: true``,
+so the test knows the truth. What a side may know is worked out here, independently of the game: the enemy
+men and vehicles its men's eyes reach (the world's ray casts from the referee view's places and postures,
+``tests.obc.test_engine.seen_by``), the men who fired or fought hand to hand this turn (read from the
+referee's events), and the men riding in a vehicle it sees. Every message a side receives (its views, its
+action lists and previews, the results of its acts and of the computer's steps, the events of the other
+side's acts, ``los.check``, refusals) is scanned for any other enemy man's or vehicle's id or exact place,
+a squad off the table on call (OBC-49) among them; and, for every enemy man, for his record: his squad,
+wounds, pins, pending morale outcome (OBC-30, OBC-44). The same scan runs on what the computer player is
+handed (``view`` and ``legal_actions``). Each side's event numbers run 1, 2, 3 with no gap; hidden and
+made-up ids are refused in the same words.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import math
+import random
+import tomllib
+from typing import Any
+
+from game.engine.client import EngineError, InProcessEngine
+from game.rules.scenario import SCENARIO_DIR
+from game.rulesets.obc import sight
+from game.rulesets.obc.scenario import build
+from tests.engine.test_fog import check_numbering, fill, made_up, unnamed
+from tests.engine.test_fog_tet68 import merge
+from tests.obc.test_engine import seen_by
+
+SIDES = ("allied", "insurgent")
+RAW = tomllib.loads((SCENARIO_DIR / "hot_lz.toml").read_text())
+RECORD = ("squad", "wounds", "stunned", "panicked", "pending", "acted", "moved", "carrying", "locked")
+"""An own man's record in the view that the enemy's never has (OBC-30, OBC-44, OBC-45)."""
+LIKED = {"fire": 4.0, "grenade": 4.0, "move": 2.0, "carry": 2.0, "load": 2.0, "retreat": 2.0, "radio": 2.0,
+         "debus": 3.0, "activate": 1.0, "hold": 0.5, "done": 0.3}
+
+
+def scenario(close: bool) -> dict:
+    raw = copy.deepcopy(RAW)
+    raw["scenario"]["turns"] = 3
+    if close:  # the platoon on the ground before the trenches, the choppers gone
+        raw["scenario"]["id"] = "hot_lz_close"
+        raw["squad"] = [q for q in raw["squad"] if q["id"] not in ("chalk_1", "chalk_2", "chalk_3")]
+        for n, q in enumerate(q for q in raw["squad"] if q["side"] == "allied" and q.get("aboard")):
+            q.pop("aboard")
+            for k, m in enumerate(q["men"]):
+                m["at"] = [12.0 + 8.0 * n + 0.9 * (k % 5), 18.0 + 1.2 * (k // 5)]
+    return raw
+
+
+def truth(call, gid: str, los) -> tuple[dict, dict]:
+    """The referee's view, and for each side the enemy ids it may know of (module docstring)."""
+    ref = call("game.view", game=gid, side="referee")
+    events = call("game.events", game=gid, side="referee")["events"]
+    turn = max((i for i, e in enumerate(events) if e["type"] == "turn"), default=0)
+    acted = {e["firer"] for e in events[turn:] if e.get("firer")} | \
+        {m for e in events[turn:] if e["type"] == "hth" for m in e["men"]}
+    known = {}
+    for side in SIDES:
+        k = seen_by(ref, side, los) | {m["id"] for m in ref["men"] if m["side"] != side and m["id"] in acted}
+        k |= {m["id"] for m in ref["men"] if m["side"] != side and m["aboard"] in k}  # riding in a seen vehicle
+        known[side] = k
+    return ref, known
+
+
+def secrets(ref: dict, known: dict, side: str) -> dict:
+    reserve = {q["id"] for q in ref["squads"] if q["reserve"]}
+    gone = {v["id"] for v in ref["vehicles"] if v["status"] == "gone"}
+    things = [m for m in ref["men"] if m["side"] != side and m["aboard"] not in gone and m["status"] != "gone"] + \
+             [v for v in ref["vehicles"] if v["side"] != side and v["status"] != "gone"]
+    hidden = [t for t in things if t["id"] not in known[side] and (t.get("on_table", True) or t["squad"] in reserve)]
+    public = {(round(t["x"], 3), round(t["y"], 3)) for t in ref["men"] + ref["vehicles"] if t not in hidden}
+    for f in ref["scenario"]["features"]:  # the table is public: a man standing at a hootch's centre is no leak
+        for p in [f.get("point")] + list(f.get("path") or []) + list(f.get("polygon") or []):
+            if p:
+                public.add((round(p[0], 3), round(p[1], 3)))
+    on_call = {q["id"] for q in ref["squads"] if q["side"] != side and q["reserve"]}  # off the table (OBC-49)
+    return {"ids": {t["id"] for t in hidden} | on_call,
+            "positions": {(round(t["x"], 3), round(t["y"], 3)) for t in hidden} - public,
+            "enemy": {m["id"] for m in ref["men"] if m["side"] != side}}
+
+
+def scan(msg: Any, side: str, secret: dict, where: str) -> None:
+    """Fail on a hidden enemy's id or place, or on an enemy man's record, in a message sent to ``side``."""
+
+    def walk(x: Any, path: str) -> None:
+        if isinstance(x, dict):
+            for k, v in x.items():
+                assert k not in secret["ids"], f"{where}: hidden id {k!r} as a key at {path}"
+                walk(v, f"{path}.{k}")
+            if x.get("id") in secret["enemy"] and "side" in x:
+                assert not set(RECORD) & set(x), f"{where}: an enemy man's record at {path}: {x}"
+            xy = (x.get("x"), x.get("y"))
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy):
+                assert (round(xy[0], 3), round(xy[1], 3)) not in secret["positions"], f"{where}: hidden place {xy}"
+        elif isinstance(x, list):
+            if len(x) in (2, 3) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
+                assert (round(x[0], 3), round(x[1], 3)) not in secret["positions"], f"{where}: hidden place {x} at {path}"
+            for i, v in enumerate(x):
+                walk(v, f"{path}[{i}]")
+        elif isinstance(x, str):
+            assert x not in secret["ids"], f"{where}: hidden id {x!r} at {path}"
+
+    walk(msg, "")
+
+
+def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random) -> None:
+    """A hidden enemy id and a made-up one in every id slot: refused alike, nothing hidden said (DESIGN §6)."""
+    hidden_men = sorted(x for x in secret["ids"] if x in {m["id"] for m in ref["men"]})
+    if not hidden_men:
+        return
+    hidden = rng.choice(hidden_men)
+    fake = made_up(hidden, {m["id"] for m in ref["men"]} | {v["id"] for v in ref["vehicles"]})
+    mine = [m for m in ref["men"] if m["side"] == side and m["status"] == "ok" and m["on_table"]]
+    me = mine[0]["id"] if mine else "nobody"
+    at = [mine[0]["x"], mine[0]["y"]] if mine else [1.0, 1.0]
+    for template in ({"type": "move", "man": "\0", "to": at}, {"type": "fire", "man": me, "target": "\0"},
+                     {"type": "grenade", "man": me, "into": "\0"}, {"type": "carry", "man": me, "target": "\0"},
+                     {"type": "move", "vehicle": "\0", "to": at}, {"type": "retreat", "man": "\0"}):
+        for method in ("game.act", "game.preview"):
+            if method == "game.preview" and template["type"] not in ("move", "fire"):
+                continue
+            got = []
+            for ident in (hidden, fake):
+                try:
+                    call(method, game=gid, side=side, action={k: ident if v == "\0" else v for k, v in template.items()})
+                except EngineError as exc:
+                    got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
+                else:
+                    raise AssertionError(f"{method} {template['type']} with {ident!r} was not refused")
+            assert got[0] == got[1], f"{method} {template['type']}: {got}"
+            scan(got[0], side, secret, f"refusal of {template['type']}")
+    if mine:
+        got = []
+        for ident in (hidden, fake):
+            try:
+                call("los.check", game=gid, side=side, **{"from": me, "to": ident})
+            except EngineError as exc:
+                got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
+        assert len(got) == 2 and got[0] == got[1], got
+
+
+def concrete(offer: dict, view: dict, rng: random.Random) -> dict:
+    """An action from an offer: a man's move within his reach, a bomb or blind fire often on a seen man (a
+    chopper's height is one the engine offers, as ``fill`` picks a choice)."""
+    action = fill(offer, rng)
+    if offer["type"] == "move" and "man" in offer:
+        m = next((m for m in view["men"] if m["id"] == offer["man"]), None)
+        if m is not None:
+            r, a = offer["reach"] * rng.uniform(0.2, 1.0), rng.uniform(0, 6.283)
+            action["to"] = [round(min(max(m["x"] + r * math.cos(a), 0.0), 48.0), 2),
+                            round(min(max(m["y"] + r * math.sin(a), 0.0), 48.0), 2)]
+    theirs = [m for m in view["men"] if m["side"] != view["side"]]
+    if "at" in offer.get("params", {}) and theirs and rng.random() < 0.7:
+        t = rng.choice(theirs)
+        action["at"] = [t["x"], t["y"]]
+    return action
+
+
+def act_at_random(call, gid: str, side: str, offers: list[dict], rng: random.Random) -> dict:
+    offer = rng.choices(offers, [LIKED.get(o["type"], 1.0) for o in offers])[0]
+    return concrete(offer, call("game.view", game=gid, side=side), rng)
+
+
+def play(eng: InProcessEngine, rng: random.Random, raw: dict, seed: int, ai_insurgent: bool, actions: int,
+         stats: dict) -> None:
+    call = eng.call
+    los = sight.table(build(raw, "t"))
+    players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
+    gid = call("game.new", scenario=raw, seed=seed, players=players, referee=True, side="referee")["game"]
+    numbered = {s: 0 for s in (*SIDES, "referee")}
+    ref, known = truth(call, gid, los)
+    before = {s: secrets(ref, known, s) for s in SIDES}
+    check_numbering(call, gid, numbered)
+    for _ in range(actions):
+        if ref["over"] or ref["to_act"] is None:
+            break
+        side = ref["to_act"]
+        other = "insurgent" if side == "allied" else "allied"
+        for s in SIDES:
+            scan(call("game.view", game=gid, side=s), s, before[s], "game.view")
+            g = eng.engine.sessions[gid].game
+            scan(g.view(s), s, before[s], "the computer's view")
+            scan(g.legal_actions(s), s, before[s], "the computer's actions")
+        if players[side] == "ai":
+            res = call("game.step", game=gid, side=other)
+            ref, known = truth(call, gid, los)
+            after = {s: secrets(ref, known, s) for s in SIDES}
+            scan(res, other, merge(before[other], after[other]), "game.step")
+        else:
+            if rng.random() < 0.1:
+                probe(call, gid, side, ref, before[side], rng)
+            acts = call("game.actions", game=gid, side=side)
+            scan(acts, side, before[side], "game.actions")
+            action = act_at_random(call, gid, side, acts["actions"], rng)
+            if action["type"] in ("fire", "move"):
+                try:
+                    scan(call("game.preview", game=gid, side=side, action=action), side, before[side], "preview")
+                except EngineError as exc:
+                    scan({"error": exc.message, "data": exc.data}, side, before[side], "preview refusal")
+            try:
+                res = call("game.act", game=gid, side=side, action=action)
+            except EngineError as exc:
+                scan({"error": exc.message, "data": exc.data}, side, before[side], "refusal")
+                stats["refused"] += 1
+                continue
+            ref, known = truth(call, gid, los)
+            after = {s: secrets(ref, known, s) for s in SIDES}
+            scan(res, side, merge(before[side], after[side]), "game.act")
+            ev = call("game.events", game=gid, side=other, since=numbered[other])
+            scan(ev, other, merge(before[other], after[other]), "game.events")
+            stats["kinds"].update(e["type"] if e["type"] != "roll" else e["purpose"] for e in res["events"])
+            mine = [m["id"] for m in ref["men"] if m["side"] == side and m["status"] == "ok" and m["on_table"]]
+            if mine:
+                spot = [round(rng.uniform(0, 48), 2), round(rng.uniform(0, 48), 2)]  # a point asked is no secret
+                try:
+                    scan(call("los.check", game=gid, side=side, **{"from": rng.choice(mine), "to": spot}), side,
+                         after[side], "los.check")
+                except EngineError as exc:
+                    scan({"error": exc.message}, side, after[side], "los.check refusal")
+        check_numbering(call, gid, numbered)
+        before = after
+        stats["messages"] += 1
+    stats["games"] += 1
+    call("game.close", game=gid)
+
+
+def test_no_hidden_fact_reaches_a_side_in_hot_lz():  # DESIGN §6; OBC-13, OBC-30, OBC-44, OBC-49, G-42
+    eng = InProcessEngine()
+    stats = {"games": 0, "messages": 0, "refused": 0, "kinds": collections.Counter()}
+    for n in range(4):
+        play(eng, random.Random(5200 + n), scenario(close=n % 2 == 0), 5200 + n, ai_insurgent=n % 4 >= 2,
+             actions=60, stats=stats)
+    assert stats["games"] == 4 and stats["messages"] > 100
+    assert {"to hit", "fire effect"} <= set(stats["kinds"]), stats["kinds"]  # the games came to blows
+
+
+def test_the_scanner_catches_leaks():
+    secret = {"ids": {"vw1", "dustoff"}, "positions": {(17.0, 26.5)}, "enemy": {"vw1", "vw2"}}
+    for bad in ({"men": [{"id": "vw1"}]}, {"to": [17.0, 26.5]}, {"call": "dustoff"},
+                {"men": [{"id": "vw2", "side": "insurgent", "pending": "panic"}]}):
+        try:
+            scan(bad, "allied", secret, "self-test")
+        except AssertionError:
+            continue
+        raise AssertionError(f"not caught: {bad}")
+    scan({"men": [{"id": "vw2", "side": "insurgent", "x": 1, "y": 2}]}, "allied", secret, "ok")
