@@ -193,6 +193,28 @@ def panda_tuned(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, leaf: floa
     return per, hits, built
 
 
+_RESIDENT = """
+from game.rules.scenario import load_scenario, shipped_scenarios
+from game.world.los import Conditions, TableLOS
+los = TableLOS.from_scenario(load_scenario(shipped_scenarios()["rubber_plantation"]))
+los.check_points((10.0, 10.0), (30.0, 20.0), Conditions()).reason
+los.batch([(10.0, 10.0, 1.0)] * 100, [(30.0, 20.0, 1.0)] * 100, Conditions())
+print(next(int(x.split()[1]) for x in open("/proc/self/status") if x.startswith("VmRSS:")))
+"""
+
+
+def resident(mode: str) -> float:
+    """VmRSS (MB) of a fresh process that loads rubber_plantation's table and answers a sightline and a
+    batch, with ``DINKYDAU_COMPILED_LOS=mode`` (the engine's own figure is benchmarks/engine.py's)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DINKYDAU_COMPILED_LOS": mode, "DINKYDAU_SIGHTLINE_BUILD": "0"}
+    out = subprocess.run([sys.executable, "-c", _RESIDENT], env=env, capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[-1]) / 1024
+
+
 # -- main ----------------------------------------------------------------------------------------------
 
 
@@ -203,6 +225,7 @@ def main() -> None:
     ap.add_argument("--stands", type=int, default=500, help="stand pairs for check and check_many")
     ap.add_argument("--repeat", type=int, default=7, help="runs of each batched timing (median)")
     ap.add_argument("--panda", type=int, default=2000, help="segments through the tuned Panda3D peer (0: skip)")
+    ap.add_argument("--memory", type=int, default=1, help="measure a fresh process's memory per path (0: skip)")
     args = ap.parse_args()
     table = convention_table()
     cond = Conditions()
@@ -225,12 +248,19 @@ def main() -> None:
     t0 = time.perf_counter()
     los.batch(eyes[:2], targets[:2], cond)
     first_batch = time.perf_counter() - t0
-    if los._fast is not None:
-        print(f"compiled line of sight (game.world.sightline, numba): first single call {first_single * 1e3:.0f} ms, "
-              f"first batched call {first_batch * 1e3:.0f} ms (the compiled code is read from .cache/numba; "
+    from game.world import los as los_module
+    from game.world import sightline_native
+
+    if los._fast is not None and los_module._kernel is sightline_native:
+        print(f"compiled line of sight, ahead of time ({sightline_native.path().name}, no numba in the process): "
+              f"first single call {first_single * 1e3:.1f} ms, first batched call {first_batch * 1e3:.1f} ms")
+    elif los._fast is not None:
+        print(f"compiled line of sight by numba (no library built: python -m game.warm): first single call "
+              f"{first_single * 1e3:.0f} ms, first batched call {first_batch * 1e3:.0f} ms (read from .cache/numba; "
               "with no cache it compiles on the first call, about 10-15 s here)")
     else:
-        print("compiled line of sight: not in use here (numba missing or no direct Embree path): the Python path")
+        print("compiled line of sight: not in use here (no library, numba missing or no direct Embree path): "
+              "the Python path")
 
     # batched
     los.batch(eyes, targets, cond)
@@ -277,6 +307,11 @@ def main() -> None:
     warm_cpu, _ = median_cpu(lambda: los.check_many(pairs, cond), max(3, args.repeat // 2))
     print(f"check_many ({len(pairs)} pairs in one call): {us(many_cpu / len(pairs))} per pair (new stands), "
           f"{us(warm_cpu / len(pairs))} (seen before)")
+
+    if args.memory:
+        for mode, what in (("1", "ahead of time"), ("numba", "numba"), ("0", "plain Python")):
+            print(f"resident memory, a process with rubber_plantation's table loaded, line of sight {what}: "
+                  f"{resident(mode):.0f} MB" + ("   [engine target < 150 MB]" if mode == "1" else ""))
 
     if args.panda:
         n = args.panda

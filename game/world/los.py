@@ -32,10 +32,13 @@ from each stand's eye (on its base edge nearest the other) to sample points on t
 figures (a vehicle's eye at its own ``eye`` height, its sample points on its hull top), both ways; the rule
 distance is base edge to base edge (DESIGN §3).
 
-The steps above run compiled (``game.world.sightline``, numba around Embree's own casts) for the single
-path, stand-to-stand checks and batched traces alike; the Python path here gives the same answers to the
-last bit and answers where the compiled code cannot run: burnt ground (G-19), no numba, no direct
-Embree path, or ``DINKYDAU_COMPILED_LOS=0`` (tests/world/test_compiled_sight.py holds the two together).
+The steps above run compiled (``game.world.sightline``, numba around Embree's own casts; loaded ahead of
+time from a library where ``python -m game.warm`` built one, ``game.world.sightline_native``) for the
+single path, stand-to-stand checks and batched traces alike; the Python path here gives the same answers
+to the last bit and answers where the compiled code cannot run: burnt ground (G-19), no numba and no
+library, no direct Embree path, or ``DINKYDAU_COMPILED_LOS=0`` (tests/world/test_compiled_sight.py holds
+the two together). A single answer's evidence (inches, limit, blocker, clause, reason) is made when
+first read (``_deferred``).
 
 What this module leaves out: spotting, cover and who may act on what is seen (``game.rules``); firing
 arcs; real doors and windows (a stand within the wall band sees out through any wall it is near, a
@@ -63,6 +66,7 @@ from shapely.ops import nearest_points
 from game.memory import release_freed_memory
 from game.terrain import TerrainBook, terrain_book
 from game.terrain import sight as sight_limits
+from game.world import sightline_layout as _sl
 from game.world.bake import baked_path
 from game.world.burnt import Burnt, burnt_of, spans1
 from game.world.features import base_rectangle
@@ -1193,10 +1197,8 @@ class TableLOS:
         ex, ey, ez = e
         tx, ty, tz = q
         self._on_table1(ex, ey, tx, ty)
-        out, scratch = self._fast_out
-        _sl.sight(*self._fast, self._fast_conditions(conditions), scratch, ex, ey, ez, tx, ty, tz,
-                  math.nan if distance is None else distance, early, out)
-        return out.tolist()
+        return self._caller.sight(self._fast_conditions(conditions), ex, ey, ez, tx, ty, tz,
+                                  math.nan if distance is None else distance, early).tolist()
 
     def _evidence(self, v: list[float], e: tuple[float, float, float], conditions: Conditions) -> LosResult:
         """The full answer of :meth:`check_points` from the compiled path's list ``v``."""
@@ -1444,12 +1446,12 @@ class TableLOS:
         return _sl.OUT + len(self.classes)
 
     @property
-    def _fast_out(self) -> tuple[np.ndarray, np.ndarray]:
-        """This thread's buffer for one answer of the compiled path (read out before the next), and its
-        scratch (``sightline.scratch``)."""
-        got = getattr(self._local, "fast_out", None)
+    def _caller(self) -> Any:
+        """This thread's calls into the compiled path (``Caller`` of ``game.world.sightline_native`` or
+        ``game.world.sightline``): its scratch, and its buffer for one answer (read out before the next)."""
+        got = getattr(self._local, "caller", None)
         if got is None:
-            got = self._local.fast_out = (np.empty(self._fast_width), _sl.scratch(self._fast[2]))
+            got = self._local.caller = _kernel.Caller(self._fast)
         return got
 
     def _fast_conditions(self, conditions: Conditions) -> np.ndarray:
@@ -1492,8 +1494,7 @@ class TableLOS:
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         out = np.empty((n, self._fast_width))
         order = sl.locality(eyes, targets, self.width, self.height) if n >= sl.LOCAL else _NO_ORDER
-        sl.sight_many(*self._fast, self._fast_conditions(conditions), self._fast_out[1], eyes, targets, dist, early,
-                      False, order, out)
+        self._caller.sight_many(self._fast_conditions(conditions), eyes, targets, dist, early, False, order, out)
         hulls = self._hulls(conditions)
         wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
         return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
@@ -1651,8 +1652,8 @@ class TableLOS:
             self._on_table(src[:, :2], "sightline from")
             self._on_table(dst[:, :2], "sightline to")
             out = np.empty((SIGHTLINES, self._fast_width))
-            _sl.sight_many(*self._fast, self._fast_conditions(conditions), self._fast_out[1], src, dst,
-                           np.full(SIGHTLINES, edge), True, True, _NO_ORDER, out)
+            self._caller.sight_many(self._fast_conditions(conditions), src, dst, np.full(SIGHTLINES, edge), True, True,
+                                    _NO_ORDER, out)
             vis = out[:, _sl.O_VIS] != 0.0
             count = int(vis.sum())
             pick = int(np.argmax(vis)) if count else 0
@@ -1873,23 +1874,36 @@ class TableLOS:
 
 
 def _compiled(los: TableLOS) -> tuple | None:
-    """The table packed for ``game.world.sightline`` (None where it cannot run: no direct Embree path, or
-    numba missing, and then the Python path answers)."""
-    global _sl
-    if os.environ.get("DINKYDAU_COMPILED_LOS", "1") == "0":
-        return None  # (numba costs about 100 MB of memory a process: a host short of it may turn it off)
-    try:
-        from game.world import sightline
-    except (ImportError, RuntimeError, OSError):  # no numba, or nowhere to keep its compiled code
+    """The table packed for the compiled path (``game.world.sightline_layout.pack``), or None where it
+    cannot run (no direct Embree path; neither the library built ahead of time nor numba), and then the
+    Python path answers. ``DINKYDAU_COMPILED_LOS``: 0 the Python path; numba the numba path (not the
+    library); anything else the library where built (``game.world.sightline_native``), else numba, which
+    then builds the library for the processes after it (``DINKYDAU_SIGHTLINE_BUILD=0``: not)."""
+    global _kernel
+    mode = os.environ.get("DINKYDAU_COMPILED_LOS", "1")
+    if mode == "0":
         return None
-    _sl = sightline
-    return sightline.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED,
-                                "eye": EYE_HEIGHT, "solid_clearance": SOLID_CLEARANCE, "q": Q, "step": STEP,
-                                "kill": KILL_PLAN, "z_margin": Z_MARGIN, "max_hits": MAX_HITS})
+    if _kernel is None:
+        from game.world import sightline_native
+
+        if mode != "numba" and sightline_native.entry() is not None:
+            _kernel = sightline_native
+        else:
+            try:  # (numba costs a process about 100 MB of memory: see game.world.sightline_native)
+                from game.world import sightline
+            except (ImportError, RuntimeError, OSError):  # no numba, or nowhere to keep its compiled code
+                return None
+            _kernel = sightline
+            if mode != "numba" and os.environ.get("DINKYDAU_SIGHTLINE_BUILD", "1") != "0":
+                sightline_native.build()  # once per machine and source: the next process loads it
+    return _sl.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED, "eye": EYE_HEIGHT,
+                          "solid_clearance": SOLID_CLEARANCE, "q": Q, "step": STEP, "kill": KILL_PLAN,
+                          "z_margin": Z_MARGIN, "max_hits": MAX_HITS})
 
 
-_sl: Any = None
-"""``game.world.sightline``, once a table has loaded it (it imports numba)."""
+_kernel: Any = None
+"""The module whose ``Caller`` runs the compiled path in this process: ``game.world.sightline_native``
+(ahead of time) or ``game.world.sightline`` (numba), once a table has chosen."""
 _NO_ORDER = np.zeros(0, np.int64)
 """A compiled batch taken in the order its rows come."""
 

@@ -24,7 +24,6 @@ polygons are shapely's); the evidence words (``TableLOS._result``); off-table ch
 
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 from pathlib import Path
@@ -35,37 +34,125 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from game.world.sightline_layout import (
+    C_HTOP,
+    C_NHULL,
+    C_NLIT,
+    C_NSMOKE,
+    C_REACH,
+    C_SIZE,
+    C_TCAP,
+    C_TLIM,
+    C_WCAP,
+    C_WLIM,
+    F_BONUS,
+    F_ELEV,
+    F_EYE,
+    F_H,
+    F_KILL,
+    F_OPEN,
+    F_Q,
+    F_SOLIDC,
+    F_STEP,
+    F_TOP,
+    F_TOUCH,
+    F_ZM,
+    FACE,
+    FR_CLEAR,
+    FR_DIST,
+    FR_EARLY,
+    FR_EYES,
+    FR_F,
+    FR_FN,
+    FR_H,
+    FR_HN,
+    FR_MANY,
+    FR_N,
+    FR_NN,
+    FR_NORDER,
+    FR_ORDER,
+    FR_OUT,
+    FR_OUTN,
+    FR_P,
+    FR_PN,
+    FR_QC,
+    FR_QCN,
+    FR_ROWS,
+    FR_S,
+    FR_SN,
+    FR_TARGETS,
+    FR_WIDTH,
+    H_C,
+    H_CCUT,
+    H_CELLS,
+    H_CFACE,
+    H_CLEAR,
+    H_CPART,
+    H_FLAT,
+    H_GMAX,
+    H_HCOUNT,
+    H_HULLP,
+    H_INHI,
+    H_INLO,
+    H_KFACE,
+    H_LEVELS,
+    H_LIM_ELEV,
+    H_LIM_OPEN,
+    H_MAXHITS,
+    H_MULTI,
+    H_NLEVELS,
+    H_NX,
+    H_NY,
+    H_OUTHI,
+    H_OUTLO,
+    H_P,
+    H_PCLASS,
+    H_PCUT,
+    H_PWALLS,
+    H_SOWN,
+    H_WALLP,
+    H_WBAND,
+    H_WCELL,
+    H_WCOUNT,
+    H_WZ,
+    INV,
+    O_ABOVE_P,
+    O_ABOVE_T,
+    O_BAND_E,
+    O_BAND_T,
+    O_COMPLETE,
+    O_CUT,
+    O_DIST,
+    O_ELEV,
+    O_FAR,
+    O_HULL,
+    O_HULL_T,
+    O_INCHES,
+    O_LEN,
+    O_LIM,
+    O_SMOKE,
+    O_SOLID_P,
+    O_SOLID_T,
+    O_UX,
+    O_UY,
+    O_UZ,
+    O_VIS,
+    O_WALL_E,
+    O_WALL_T,
+    O_ZERO,
+    OUT,
+    P_CANOPY,
+    P_CORE,
+    P_GROUND,
+    P_ISECT,
+    P_OCCL,
+    P_SOLID,
+    RAY_SCRATCH,
+    scratch,
+)
+
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = str(Path(__file__).resolve().parents[2] / ".cache" / "numba")
-
-__all__ = ["OUT", "pack", "pack_conditions", "sight", "sight_many"]
-
-# -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
-(H_FLAT, H_GMAX, H_INLO, H_INHI, H_OUTLO, H_OUTHI, H_CFACE, H_KFACE, H_PCUT, H_CCUT,
- H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
- H_CPART, H_CLEAR, H_WCELL, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
- H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(33)
-H_SIZE = 33
-# a face of the canopy (H_CFACE) or core (H_KFACE) scene, one record of FACE floats in F: its unit normal, then
-# its volume (canopy: twice the volume, plus 1 for a dense top), so that a hit reads one cache line, not four
-FACE = 4
-# scalars at the head of F
-(F_H, F_W, F_HT, F_TOP, F_OPEN, F_BONUS, F_ELEV, F_EYE, F_SOLIDC, F_Q, F_STEP, F_KILL, F_ZM, F_TOUCH,
- F_SIZE) = range(15)
-# pointers: P[0] rtcIntersect1, P[1] rtcOccluded1, then the scenes (0: empty)
-P_ISECT, P_OCCL, P_SOLID, P_CANOPY, P_CORE, P_GROUND = range(6)
-# the conditions: Qc[0..8] scalars, then the circles and hulls
-C_TCAP, C_TLIM, C_WCAP, C_WLIM, C_NLIT, C_NSMOKE, C_NHULL, C_REACH, C_HTOP, C_SIZE = range(10)
-
-# one answer: out[...] (ints and flags as floats), inches from O_INCHES on
-(O_VIS, O_DIST, O_CUT, O_LIM, O_SOLID_T, O_SOLID_P, O_SMOKE, O_ABOVE_P, O_ABOVE_T, O_ELEV, O_BAND_E, O_BAND_T,
- O_FAR, O_COMPLETE, O_WALL_E, O_WALL_T, O_HULL, O_HULL_T, O_UX, O_UY, O_UZ, O_LEN, O_ZERO, O_INCHES) = range(24)
-OUT = O_INCHES
-"""Width of an answer before its inches (one per canopy class)."""
-
-INV = 0xFFFFFFFF
-RAY_SCRATCH = 32
-"""float64 items at the scratch's head for one RTCRayHit (48 float32 and room to align it to 16 bytes)."""
 
 _jit = njit(cache=True, nogil=True, _nrt=False)
 """Compiled without numba's reference counting: nothing here allocates (the scratch comes from the caller),
@@ -697,13 +784,6 @@ def _workspace(H, S):
             ints[c + 7 * cap:c + 8 * cap], S[c + 8 * cap:c + 9 * cap])
 
 
-def scratch(H: np.ndarray) -> np.ndarray:
-    """The scratch one thread's sightlines write as they go: the ray Embree reads and writes, then the
-    lists of :func:`_workspace` (made once per thread and table, handed to every call)."""
-    maxh = int(H[H_MAXHITS])
-    return np.zeros(RAY_SCRATCH + 6 * maxh + 9 * (2 * maxh + 4))
-
-
 @_jit
 def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
     """One sightline (``distance`` NaN: its plan length) into ``out``; ``S``: the thread's :func:`scratch`."""
@@ -723,134 +803,123 @@ def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, 
                distance[i], early, clear, out[i])
 
 
-LOCAL = 64
-"""From this many sightlines on, a batch is taken in :func:`locality`'s order."""
 
 
-def locality(eyes: np.ndarray, targets: np.ndarray, width: float, height: float) -> np.ndarray:
-    """An order of the sightlines in which neighbours on the table come together (their midpoints along a
-    Z-order curve over the table), so that consecutive casts walk the same parts of Embree's trees while
-    they are still in the cache: a random batch runs about a third quicker. Only the order of the work
-    changes; each answer is its own."""
-    mid = (eyes[:, :2] + targets[:, :2]) * 0.5
-    q = np.clip(mid / np.array([max(width, 1e-9), max(height, 1e-9)]) * 1024.0, 0, 1023).astype(np.int64)
-    code = np.zeros(len(q), np.int64)
-    for axis in (0, 1):
-        v = q[:, axis]
-        v = (v | (v << 8)) & 0x00FF00FF
-        v = (v | (v << 4)) & 0x0F0F0F0F
-        v = (v | (v << 2)) & 0x33333333
-        v = (v | (v << 1)) & 0x55555555
-        code |= v << axis
-    return np.argsort(code, kind="stable")
+class Caller:
+    """One thread's calls into the compiled code for one table (``TableLOS``): its scratch and the
+    buffer one answer is written to. ``game.world.sightline_native.Caller`` is the same, ahead of time."""
+
+    def __init__(self, table: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]):
+        self.table = table
+        self.scratch = scratch(table[2])
+        self.out = np.empty(OUT + int(table[2][H_C]))
+
+    def sight(self, Qc: np.ndarray, ex: float, ey: float, ez: float, tx: float, ty: float, tz: float,
+              distance: float, early: bool) -> np.ndarray:
+        """One sightline (``distance`` NaN: its plan length) into :attr:`out`, which it returns."""
+        F, N, H, P = self.table
+        sight(F, N, H, P, Qc, self.scratch, ex, ey, ez, tx, ty, tz, distance, early, self.out)
+        return self.out
+
+    def sight_many(self, Qc: np.ndarray, eyes: np.ndarray, targets: np.ndarray, distance: np.ndarray, early: bool,
+                   clear: bool, order: np.ndarray, out: np.ndarray) -> None:
+        """:func:`sight_many` (C-contiguous float64 rows; ``order`` int64)."""
+        F, N, H, P = self.table
+        sight_many(F, N, H, P, Qc, self.scratch, eyes, targets, distance, early, clear, order, out)
 
 
-# -- packing ------------------------------------------------------------------------------------------
+# -- ahead of time: the same code as a shared library (game.world.sightline_native loads it) ---------------
 
 
-def _scene_ptr(scene) -> int:
-    if scene.empty:
-        return 0
-    direct = scene._direct
-    if direct is None:
-        raise LookupError("no direct Embree path")
-    return int(direct.scene.value)
+def _view(dtype, ndim: int):
+    """An intrinsic ``view(address, n[, k])``: the memory at an address as a C-contiguous array, not owned."""
+    from numba.core import cgutils
+    from numba.np.arrayobj import make_array, populate_array
+
+    aryty = types.Array(dtype, ndim, "C")
+
+    def codegen(context, builder, sig, args):
+        ary = make_array(aryty)(context, builder)
+        item = context.get_abi_sizeof(context.get_data_type(dtype))
+        dims = list(args[1:])
+        strides = [context.get_constant(types.intp, item)]
+        for d in reversed(dims[1:]):
+            strides.insert(0, builder.mul(strides[0], d))
+        populate_array(ary, data=builder.inttoptr(args[0], context.get_data_type(dtype).as_pointer()),
+                       shape=cgutils.pack_array(builder, dims), strides=cgutils.pack_array(builder, strides),
+                       itemsize=context.get_constant(types.intp, item), meminfo=None)
+        return ary._getvalue()
+
+    if ndim == 1:
+        @intrinsic
+        def view(typingctx, addr, n):
+            return aryty(types.int64, types.int64), codegen
+    else:
+        @intrinsic
+        def view(typingctx, addr, n, k):
+            return aryty(types.int64, types.int64, types.int64), codegen
+
+    return view
 
 
-def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """A table (``TableLOS``) as the flat arrays :func:`sight` reads: (F, N, H, P), or None where the
-    direct Embree path is not in use (the Python path answers then). ``limits``: the constants of
-    ``game.world.los`` (open, bonus, elevated, eye, solid_clearance, q, step, kill, z_margin, touch,
-    max_hits)."""
-    from game.world.hulls import HULL_TOUCH
-    from game.world.raytrace import CLEAR_LEVELS, _Direct
+def _entry():
+    """The C entry ``entry(frame, args)`` (see ``sightline_layout.FRAME``): one sightline, or a batch."""
+    from numba import cfunc
 
-    lib = _Direct.library()
-    geo = los.geo
-    try:
-        ptrs = [_scene_ptr(s) for s in (geo.solid, geo.canopy, geo.core, geo.ground)]
-    except LookupError:
-        return None
-    if lib is None or not ptrs[0] or not ptrs[3]:
-        return None
-    P = np.array([ctypes.cast(lib.rtcIntersect1, ctypes.c_void_p).value,
-                  ctypes.cast(lib.rtcOccluded1, ctypes.c_void_p).value, *ptrs], np.uint64)
-    g = los.grid
-    cells = g.nx * g.ny
-    floats: list[np.ndarray] = [np.array([g.h, los.width, los.height, los._top, limits["open"], limits["bonus"],
-                                          limits["elevated"], limits["eye"], limits["solid_clearance"],
-                                          limits["q"], limits["step"], limits["kill"], limits["z_margin"],
-                                          HULL_TOUCH], float)]
-    ints: list[np.ndarray] = []
-    H = np.zeros(H_SIZE, np.int64)
-    nf = [F_SIZE]
-    ni = [0]
+    f64, i64, u64, rows = (_view(types.float64, 1), _view(types.int64, 1), _view(types.uint64, 1),
+                           _view(types.float64, 2))
 
-    def f(slot: int, values) -> None:
-        a = np.ascontiguousarray(values, np.float64).ravel()
-        H[slot] = nf[0]
-        floats.append(a)
-        nf[0] += len(a)
+    @cfunc(types.void(types.CPointer(types.int64), types.CPointer(types.float64)), nopython=True,
+           error_model="numpy", _nrt=False)
+    def entry(fr, a):
+        F, N, H, P = f64(fr[FR_F], fr[FR_FN]), i64(fr[FR_N], fr[FR_NN]), i64(fr[FR_H], fr[FR_HN]), u64(fr[FR_P], fr[FR_PN])
+        Qc, S = f64(fr[FR_QC], fr[FR_QCN]), f64(fr[FR_S], fr[FR_SN])
+        n = fr[FR_ROWS]
+        if n == 0:
+            sight(F, N, H, P, Qc, S, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] != 0.0, f64(fr[FR_OUT], fr[FR_OUTN]))
+        else:
+            sight_many(F, N, H, P, Qc, S, rows(fr[FR_EYES], n, 3), rows(fr[FR_TARGETS], n, 3), f64(fr[FR_DIST], n),
+                       fr[FR_EARLY] != 0, fr[FR_CLEAR] != 0, i64(fr[FR_ORDER], fr[FR_NORDER]),
+                       rows(fr[FR_MANY], n, fr[FR_WIDTH]))
 
-    def i(slot: int, values) -> None:
-        a = np.ascontiguousarray(values).ravel().astype(np.int64)
-        H[slot] = ni[0]
-        ints.append(a)
-        ni[0] += len(a)
-
-    canopy, core = geo.canopy, geo.core
-    f(H_FLAT, los._ground_flat)
-    f(H_GMAX, los._ground_max)
-    f(H_INLO, los._inside_lo)
-    f(H_INHI, los._inside_hi)
-    f(H_OUTLO, los._outside_lo)
-    f(H_OUTHI, los._outside_hi)
-    top = np.frombuffer(los._canopy_top, np.uint8) if los._canopy_top else np.zeros(len(canopy.owner), np.uint8)
-    f(H_CFACE, np.column_stack([canopy.normal, canopy.owner * 2.0 + top]) if len(canopy.owner) else np.zeros(0))
-    f(H_KFACE, np.column_stack([core.normal, core.owner.astype(float)]) if len(core.owner) else np.zeros(0))
-    f(H_PCUT, los.part_cutoff)
-    f(H_CCUT, los.class_cutoff)
-    walls = los.walls
-    width = max([len(w.hull) for w in walls] + [len(w.wall) for w in walls] + [1])
-    hullp = np.zeros((max(len(walls), 1), width, 4))
-    wallp = np.zeros((max(len(walls), 1), width, 4))
-    for k, w in enumerate(walls):
-        hullp[k, :len(w.hull)] = w.hull
-        wallp[k, :len(w.wall)] = w.wall
-    f(H_HULLP, hullp)
-    f(H_WALLP, wallp)
-    f(H_WZ, [[w.zlo, w.zhi] for w in walls] or [[0.0, 0.0]])
-    f(H_WBAND, [w.band for w in walls] or [0.0])
-    f(H_LEVELS, CLEAR_LEVELS)
-    i(H_CPART, los._canopy_part)
-    i(H_CLEAR, g.clearance)
-    i(H_WCELL, np.frombuffer(los._walls_cell, np.int32))
-    # the cells several buildings may hold: per cell an index into the list after it (count, k ...)
-    index = np.full(cells, -1, np.int64)
-    lst: list[int] = []
-    for cell, ks in sorted(los._walls_multi.items()):
-        index[cell] = len(lst)
-        lst.extend([len(ks), *ks])
-    i(H_MULTI, np.concatenate([index, np.array(lst, np.int64)]))
-    i(H_PWALLS, los._part_walls_np)
-    i(H_SOWN, geo.solid.owner)
-    i(H_PCLASS, los.part_class)
-    i(H_HCOUNT, [len(w.hull) for w in walls] or [0])
-    i(H_WCOUNT, [len(w.wall) for w in walls] or [0])
-    H[H_NX], H[H_NY], H[H_C], H[H_P] = g.nx, g.ny, len(los.classes), width
-    H[H_NLEVELS], H[H_CELLS], H[H_MAXHITS] = len(CLEAR_LEVELS), cells, limits["max_hits"]
-    H[H_LIM_OPEN], H[H_LIM_ELEV] = los._limit_open, los._limit_elevated
-    return np.concatenate(floats), np.concatenate(ints), H, P
+    return entry
 
 
-def pack_conditions(tcap: float | None, tlim: int, wcap: float | None, wlim: int, lit: tuple, smoke: tuple,
-                    hulls) -> np.ndarray:
-    """The sight conditions as :func:`sight` reads them: the time of day's cap (None: none) and its limit
-    index, the weather's, the lit and smoke circles, the hulls (``game.world.hulls.Hulls`` or None)."""
-    n = len(hulls) if hulls is not None else 0
-    head = [math.nan if tcap is None else tcap, tlim, math.nan if wcap is None else wcap, wlim, len(lit),
-            len(smoke), n, hulls.reach if n else 0.0, hulls.top if n else -INF]
-    parts = [np.array(head, float), np.array(lit, float).reshape(-1), np.array(smoke, float).reshape(-1)]
-    if n:
-        parts += [hulls.cols.reshape(-1), np.array(hulls.xs, float), np.array(hulls.order, float)]
-    return np.concatenate(parts)
+_STUBS = """
+/* what numba's code calls on its error paths, none of which the sightline code takes */
+extern int PyGILState_Ensure(void);
+extern void PyGILState_Release(int);
+extern void PyErr_SetString(void *, const char *);
+extern void *PyExc_RuntimeError;
+void numba_gil_ensure(int *state) { *state = PyGILState_Ensure(); }
+void numba_gil_release(int *state) { PyGILState_Release(*state); }
+int numba_do_raise(void *info) { PyErr_SetString(PyExc_RuntimeError, "compiled sightline: unexpected error"); return 0; }
+void *numba_runtime_build_excinfo_struct(void *a, void *b) { return 0; }
+void *numba_unpickle(const char *data, int n, const char *hash) { return 0; }
+"""
+
+
+def build_native(target: Path, cc: str = "cc") -> str:
+    """Compile :func:`_entry` ahead of time (numba's code, through LLVM, position independent) and link it
+    with ``cc`` into the shared library ``target``; returns the entry's symbol. Raises
+    ``subprocess.CalledProcessError`` or ``OSError`` where it cannot (no compiler)."""
+    import subprocess
+    import tempfile
+
+    import llvmlite.binding as llvm
+
+    entry = _entry()
+    mod = llvm.parse_assembly(entry._library.get_llvm_str())
+    mod.verify()
+    tm = llvm.Target.from_triple(mod.triple).create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, reloc="pic",
+        codemodel="default")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        obj, stubs, so = Path(tmp, "sight.o"), Path(tmp, "stubs.c"), Path(tmp, "sight.so")
+        obj.write_bytes(tm.emit_object(mod))
+        stubs.write_text(_STUBS)
+        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(so), str(obj), str(stubs), "-lm"], check=True,
+                       capture_output=True)
+        os.replace(so, target)
+    return entry.native_name

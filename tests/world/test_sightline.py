@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from game.world import sightline
+from game.world import sightline_layout
 from game.world.los import LosResult
 from tests.world.tables import random_lines
 from tests.world.test_compiled_sight import tables
@@ -95,7 +95,7 @@ def test_a_batch_in_any_order_gives_each_row_its_own_answer(early):
 def test_the_batch_order_is_every_row_once_neighbours_together():
     fast, _ = tables()
     eyes, targets = random_lines(fast, 2000, seed=45)
-    order = sightline.locality(eyes, targets, fast.width, fast.height)
+    order = sightline_layout.locality(eyes, targets, fast.width, fast.height)
     assert sorted(order.tolist()) == list(range(2000))
     mid = (eyes[:, :2] + targets[:, :2]) / 2
     step = np.linalg.norm(np.diff(mid[order], axis=0), axis=1).mean()
@@ -120,3 +120,47 @@ def test_threads_sharing_a_table_get_the_answers_of_one():
     for k, (sights, vis) in enumerate(got):
         assert sights == alone[k::4]
         assert (vis == batch[k::4]).all()
+
+
+def test_the_library_built_ahead_of_time_answers_as_numba(tmp_path):
+    # DD-4.1–4.6, DD-4.41, G-01 T15: the same code, compiled ahead of time, gives the same answers bit for bit
+    from game.world import sightline, sightline_native
+
+    fast, _ = tables()
+    so = tmp_path / "sightline-test.so"
+    try:
+        symbol = sightline.build_native(so)
+    except OSError:
+        pytest.skip("no C compiler to link the library")
+    so.with_suffix(".sym").write_text(symbol)
+    ahead, numba = sightline_native.Caller(fast._fast, sightline_native.load(so)), sightline.Caller(fast._fast)
+    eyes, targets = random_lines(fast, 1500, seed=47)
+    for name in ("day", "dusk, a flare", "smoke", "hulls"):
+        Qc = fast._fast_conditions(CONDITIONS[name])
+        for e, t in zip(eyes[:300].tolist(), targets[:300].tolist(), strict=True):
+            for early in (False, True):
+                a = ahead.sight(Qc, *e, *t, np.nan, early).copy()
+                np.testing.assert_array_equal(a, numba.sight(Qc, *e, *t, np.nan, early))
+        order = sightline_layout.locality(eyes, targets, fast.width, fast.height)
+        dist = np.full(len(eyes), np.nan)
+        a, b = np.empty((len(eyes), len(ahead.out))), np.empty((len(eyes), len(ahead.out)))
+        ahead.sight_many(Qc, eyes, targets, dist, True, False, order, a)
+        numba.sight_many(Qc, eyes, targets, dist, True, False, order, b)
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_process_answering_line_of_sight_ahead_of_time_never_imports_numba():
+    # the engine's memory (numba and LLVM cost a process about 100 MB): the library path imports neither
+    import subprocess
+    import sys
+
+    from game.world import sightline_native
+
+    if sightline_native.entry() is None:
+        pytest.skip("no library built for these sources (python -m game.warm builds it)")
+    code = ("import sys; from tests.world.tables import convention, los_of; from game.world.los import Conditions;"
+            "t = los_of(convention()); r = t.check_points((5.0, 5.0), (20.0, 9.0), Conditions()); r.reason;"
+            "t.batch([(5.0, 5.0, 1.0)] * 80, [(20.0, 9.0, 1.0)] * 80, Conditions());"
+            "print(t._fast is not None, 'numba' in sys.modules, 'llvmlite' in sys.modules)")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert got == ["True", "False", "False"]
