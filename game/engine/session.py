@@ -27,6 +27,7 @@ from game import __version__, rulesets
 from game.engine import access, saves, wire
 from game.engine.access import Connection, Grant
 from game.engine.store import SaveSlots, ScenarioFolders, StoreError, slot_name
+from game.rules import changes
 from game.rules.errors import IllegalAction
 from game.rulesets.base import ParamError, Ruleset, ScenarioError
 
@@ -134,6 +135,29 @@ def _snapshot(state: Any) -> Callable[[], Any]:
         copied = copy.deepcopy(state)
         return lambda: copied
     return lambda: pickle.loads(data)
+
+
+class _Rollback:
+    """How a game's state is put back after a fault in a resolution. A tracked state
+    (``game.rules.changes``) is journaled: each object the action writes keeps what it held before,
+    so only what it touched is copied; any other state is pickled whole (:func:`_snapshot`)."""
+
+    def __init__(self, state: Any):
+        self.state = state
+        self.journal = changes.open_journal() if isinstance(state, changes.Tracked) else None
+        self.copy = _snapshot(state) if self.journal is None else None
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+
+    def restore(self) -> Any:
+        """The state as it was (the same object, written back, where it was journaled)."""
+        if self.journal is not None:
+            self.journal.undo()
+            return self.state
+        assert self.copy is not None
+        return self.copy()
 
 
 class Engine:
@@ -307,7 +331,7 @@ class Engine:
     def _guarded_act(self, s: Session, side: str, action: Any, by_ai: bool = False,
                      seat: str | None = None) -> list[dict]:
         """Act (or let the AI act); a refusal changes nothing; an unexpected fault restores the state."""
-        before = _snapshot(s.game.state)
+        before = _Rollback(s.game.state)
         n_events = len(s.game.events)
         try:
             if by_ai:
@@ -319,10 +343,12 @@ class Engine:
         except IllegalAction as exc:
             raise RpcError(ILLEGAL_ACTION, exc.reason, {"reason": exc.reason, "clause": exc.clause}) from exc
         except Exception as exc:
-            s.game.put_back(before())
+            s.game.put_back(before.restore())
             del s.game.events[n_events:]
             raise RpcError(INTERNAL_ERROR, f"internal error while resolving the action; the game is unchanged: "
                                            f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            before.close()
         s.log.append(saves.log_entry(side, action, by_ai, seat, ai_stream if by_ai else None))
         if len(s.log) % saves.SNAPSHOT_EVERY == 0:
             s.snapshots.append({"after": len(s.log), "hash": s.game.hash()})

@@ -32,13 +32,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from game.rules import chapters
+from game.rules import changes, chapters, memo
 from game.rules import turn as turn_rules
+from game.rules.changes import REST, TABLE
 from game.rules.command import activation_costs, coherent, command_status
 from game.rules.data import SIDES, Rulebook, rulebook
 from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
-from game.rules.memo import image, state_images
+from game.rules.memo import image
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
@@ -302,10 +303,16 @@ class Game:
         self._prefetched: tuple = (None, {})
         self._los = None
         self._listed: tuple = (None, b"")
-        """The last listing: (its key, the listing pickled)."""
+        """The last listing: (its key: the side, the override, the state and its ``changes.versions``;
+        the listing pickled)."""
+        self._keyed: tuple = ()
+        """The state and override the keys name by id, held so no other object takes their ids."""
         self._table: tuple = (None, b"", {}, {})
-        """While the table stands still (``memo.state_images``, ``los_override``): (the override, the
-        table's image, ``memo.table_memo`` answers, offers kept per element (``kept``))."""
+        """While the table stands still (its ``changes.versions`` counter, ``sight_key``,
+        ``los_override``): (the override, the table's key, ``memo.table_memo`` answers, offers kept per
+        element (``kept``))."""
+        self._sight: tuple = (None, -1, -1, ())
+        """``sight_key`` as last made: (the state, its two ``changes.versions`` counters, the key)."""
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
         self.measured: dict[tuple, Any] = {}
@@ -456,7 +463,10 @@ class Game:
         """The weather, the light and the smoke and dust that block sight now (DD-3.8, G-23, DD-5.34), the
         ground napalm burnt (G-19), the circles star shells light (DD-9A.3) and the hulls of the vehicles
         and wrecks on the table (G-01 T15; ``vehicles.hulls_now``: () in a game without vehicles)."""
-        s = self.state
+        s, v = self.state, changes.versions
+        kept = self._sight
+        if kept[0] is s and kept[1] == v[TABLE] and kept[2] == v[REST]:
+            return kept[3]  # nothing written since: the same key
         smoke = tuple((m.x, m.y, m.radius) for m in s.clocks if m.blocks_sight)
         # DD-5.34: a dust cloud lasts for the impulse it was raised in
         smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
@@ -468,8 +478,10 @@ class Game:
 
         # DD-9A.2, DD-9A.4: the trip flares' and Muzzle Bloom's lit circles beside the star shells' (() without);
         # G-07: the turn the weather's caps are read at (1 for a weather whose cap never changes)
-        return (s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self) + lit_circles(self),
-                hulls_now(self), sight_turn(self))
+        key = (s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self) + lit_circles(self),
+               hulls_now(self), sight_turn(self))
+        self._sight = (s, v[TABLE], v[REST], key)
+        return key
 
     def conditions(self):
         """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
@@ -611,13 +623,15 @@ class Game:
         """Every action the side may take now, with cost, clause and free parameters (DESIGN §4).
 
         A listing depends on the state alone (and on ``los_override``, which must answer from its two
-        arguments alone: set a new one to change its answers). So it is kept with a byte image of the
-        state it was made from, and handed out again, as a fresh copy, while the state is the same (a
-        refused action changes nothing; players often ask again). Within a listing each element's
-        offers are kept the same way, with images of the table and of the element (:meth:`kept`)."""
-        table, rest = state_images(self.state, self.sight_key())
-        key = (side, self.los_override, table, rest)
+        arguments alone: set a new one to change its answers). So it is kept while the state is the same
+        object and no write has touched it (``changes.versions``: a refused action changes nothing;
+        players often ask again), and handed out again as a fresh copy. Within a listing each element's
+        offers are kept the same way while the table part of the state stands still, with an image of
+        the element (:meth:`kept`)."""
+        s, v = self.state, changes.versions
+        key = (side, id(self.los_override), id(s), v[TABLE], v[REST])
         if self._listed[0] != key:
+            table = (id(self.los_override), id(s), v[TABLE], self.sight_key())
             if self._table[0] is not self.los_override or self._table[1] != table:
                 self._table = (self.los_override, table, {}, {})
                 self.prefetch_los()  # the sightlines the listing will ask, in one batch
@@ -627,11 +641,16 @@ class Game:
             finally:
                 self.listing_memo = None
             self._listed = (key, pickle.dumps(out, pickle.HIGHEST_PROTOCOL))
+            self._keyed = (s, self.los_override)  # what the keys name by id lives as long as they do
+            if memo.VERIFY:
+                memo.verify(self, key)
+        elif memo.VERIFY:
+            memo.verify(self, key)
         return pickle.loads(self._listed[1])
 
     def kept(self, thing: Element | Blind, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
         """The offers ``make()`` lists for an element or a Blind, kept from an earlier listing while
-        neither the table (``memo.state_images``) nor the thing itself has changed; ``what`` names all
+        neither the table (its counter in ``changes.versions``) nor the thing itself has changed; ``what`` names all
         else they read (the activation option, and so on). Only while listing; the lists are the
         listing's own and never handed out."""
         assert self.listing_memo is not None, "offers are kept only while listing"

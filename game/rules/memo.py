@@ -12,19 +12,23 @@ parts, imaged as bytes that are equal only for equal values:
   element's orders and marks.
 
 Every field of the state is named in exactly one of the two parts (checked when this module loads),
-so a new field is never forgotten. Answers kept under an image hold exactly as long as the image is
-the same; nothing needs to be told when the state changes.
+so a new field is never forgotten. Every write to the table part moves one counter, every write to the
+rest another (``game.rules.changes``): answers kept under the same counters (and the same state
+object) hold; nothing needs to be told when the state changes. The images remain for checking the
+counters (:func:`verify`, in tests) and for keeping an element's offers (``Game.kept``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import pickle
 from collections.abc import Callable, Hashable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from game.rules.changes import REST, TABLE
 from game.rules.state import Blind, Element, GameState, SideState, Stand
 
 if TYPE_CHECKING:
@@ -53,6 +57,28 @@ for _cls, _names in TABLE_FIELDS.items():
     _objects = ("sides", "elements", "stands", "blinds", "chapters") if _cls is GameState else ()
     assert sorted(_names + OTHER_FIELDS[_cls] + _objects) == sorted(f.name for f in dataclasses.fields(_cls)), \
         f"name every field of {_cls.__name__} in TABLE_FIELDS or OTHER_FIELDS"
+_GAME_OBJECTS = {"sides": REST, "elements": TABLE, "stands": TABLE, "blinds": TABLE, "chapters": TABLE}
+"""GameState's collections: the elements, stands and Blinds there are (and which chapters have a state)
+are the table's; the sides' pools the rest's."""
+
+
+def field_parts(cls: type) -> dict[str, int] | None:
+    """Each field's part (``changes.TABLE`` or ``REST``) for a type the state splits by field: the state's
+    own classes as above, a chapter's state as its chapter says (``Chapter.table_fields``). None for any
+    other record (a token, a clock, a chapter's record): it goes with the field that holds it."""
+    if cls in TABLE_FIELDS:
+        parts = {n: TABLE for n in TABLE_FIELDS[cls]} | {n: REST for n in OTHER_FIELDS[cls]}
+        return parts | _GAME_OBJECTS if cls is GameState else parts
+    if cls is SideState:
+        return {f.name: REST for f in dataclasses.fields(cls)}
+    from game.rules.chapters import CHAPTERS
+
+    for ch in CHAPTERS.values():
+        if ch.state_type is cls:
+            return {f.name: TABLE if f.name in ch.table_fields else REST for f in dataclasses.fields(cls)}
+    return None
+
+
 _table = {cls: attrgetter(*names) for cls, names in TABLE_FIELDS.items()}
 _other = {cls: attrgetter(*names) for cls, names in OTHER_FIELDS.items() if names}
 _side = attrgetter(*(f.name for f in dataclasses.fields(SideState)))
@@ -126,3 +152,22 @@ def table_memo(key: Callable[..., Hashable]):
         return remembered
 
     return decorate
+
+
+VERIFY = os.environ.get("DINKYDAU_VERIFY_CHANGES") == "1"
+"""Check the change counters against state images (set by tests): ``Game.legal_actions`` then asks
+:func:`verify` at every listing."""
+
+
+def verify(g: Game, key: tuple) -> None:
+    """A kept listing's counters against images of the state: the same counters (``changes.versions``)
+    with different images is a write that was never counted, an error naming the part."""
+    g._sight = (None, -1, -1, ())  # the sight key made afresh, not kept under the counters checked
+    sight = g.sight_key()
+    table, rest = state_images(g.state, sight)
+    kept = g.__dict__.get("_verified")
+    if kept is not None and kept[0][2:4] == key[2:4] and kept[3] == sight and kept[1] != table:
+        raise AssertionError("the table part of the state changed with no write counted (game.rules.changes)")
+    if kept is not None and kept[0][2:] == key[2:] and kept[2] != rest:
+        raise AssertionError("the state changed with no write counted (game.rules.changes)")
+    g.__dict__["_verified"] = (key, table, rest, sight)

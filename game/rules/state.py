@@ -1,7 +1,8 @@
 """The state of one game: stands, elements, sides, blinds, clocks, dice streams.
 
 Plain dataclasses that serialise to JSON-able dicts and back exactly, so a state can be hashed, saved,
-restored and continued (DESIGN §5). Ids are strings; every collection is kept in a dict sorted by
+restored and continued (DESIGN §5). Every write to a state is counted (``game.rules.changes``: its
+lists and dicts are tracked ones, its records count their field writes once they are in it). Ids are strings; every collection is kept in a dict sorted by
 id, so iteration order is stable and never depends on sets or memory addresses.
 
 What this module leaves out: no rules. The modules named after the rulebook act on this state.
@@ -16,13 +17,14 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
+from game.rules.changes import REST, Tracked, attach
 from game.rules.data import Rulebook
 from game.rules.scenario import Scenario
 from game.world.features import base_bounds, base_rectangle
 
 
 @dataclass
-class Stand:
+class Stand(Tracked):
     """One base on the table (DD-1.5): never split, losses shown by markers."""
 
     id: str
@@ -38,7 +40,7 @@ class Stand:
 
 
 @dataclass
-class Element:
+class Element(Tracked):
     """A tactical element: a squad, an HQ, a weapon team (DD-1.11, DD-2.5)."""
 
     id: str
@@ -84,7 +86,7 @@ class Element:
 
 
 @dataclass
-class SideState:
+class SideState(Tracked):
     id: str
     faction: str
     name: str
@@ -95,7 +97,7 @@ class SideState:
 
 
 @dataclass
-class Blind:
+class Blind(Tracked):
     """A conventional Blind on the table (DD-4.7): its contents are hidden from the other side."""
 
     id: str
@@ -119,7 +121,7 @@ class Blind:
 
 
 @dataclass
-class Token:
+class Token(Tracked):
     """A casualty token on the table (DD-5.11, DD-6.1; C-19): where a stand fell."""
 
     id: str
@@ -135,7 +137,7 @@ class Token:
 
 
 @dataclass
-class Clock:
+class Clock(Tracked):
     """A clock on the table (DD-2.2, DD-8.7): a d6 beside a marker, dropping by 1 at the start of each
     Tension phase; at 0 the chapter that owns its ``kind`` resolves it (``game.rules.chapters``)."""
 
@@ -162,7 +164,7 @@ class Clock:
 
 
 @dataclass
-class TerrainChange:
+class TerrainChange(Tracked):
     """A change to the table made in play (DD chapter 8): a crater left by a heavy shell (G-01 T12c) or
     vegetation burnt by napalm (G-19). The rules, the plan-view table and line of sight all answer the
     changed table (``game.rules.terrain_changes``)."""
@@ -177,7 +179,7 @@ class TerrainChange:
 
 
 @dataclass
-class GameState:
+class GameState(Tracked):
     scenario_id: str
     seed: int
     turn: int
@@ -219,6 +221,9 @@ class GameState:
     chapters: dict[str, Any] = field(default_factory=dict)
     """Each chapter's own typed state, by chapter id (``game.rules.chapters``): CASEVAC's Dustoff
     (``casevac.CasevacState``), the Jungle Ghost's when it plays a side (``jungle_ghost.GhostState``)..."""
+
+    def __post_init__(self) -> None:
+        attach(self, REST)  # in play from now on: every write to it is counted (``game.rules.changes``)
 
     # -- convenience -----------------------------------------------------------------------------
     @property
