@@ -6,7 +6,8 @@
 * ``tests/rules/test_listing.py``: each table with real and clear sight, both seeds (``make test``: one
   seed for each table and sight);
 * ``tests/rules/test_check.py``: 30 impulses a game (``make test``: 16);
-* ``tests/engine/test_readonly.py``: every seed of each scenario (``make test``: the first).
+* ``tests/engine/test_readonly.py``: every seed of each scenario (``make test``: the first);
+* ``tests/engine/test_fog.py``: six games on each of the armour and river tables (``make test``: four).
 
 The leak test has its own (``benchmarks/leak.py``), as has the wire fuzz (``benchmarks/fuzz.py``).
 
@@ -28,6 +29,7 @@ PARTS = {
     "listings": ["tests/rules/test_listing.py", "-k", "every_listing_of_a_random_game"],
     "check": ["tests/rules/test_check.py", "-k", "check_refuses_exactly"],
     "read-only": ["tests/engine/test_readonly.py", "-k", "reading_everything"],
+    "fog, vehicles": ["tests/engine/test_fog.py", "-k", "vehicles_and_boats"],
 }
 
 

@@ -1,6 +1,6 @@
 """The leak test at its full volume (DESIGN §6): 180 random games in process and 20 through the real
 engine subprocess, every message each side receives scanned for hidden facts, with refusal probes
-(``tests/engine/test_fog.py``; ``make test`` plays 60 and 8 of them). Prints the counts; exits 1 on a leak.
+(``tests/engine/test_fog.py``; ``make test`` plays 24 and 4 of them). Prints the counts; exits 1 on a leak.
 
     python benchmarks/leak.py [--games 180] [--process-games 20]
 """
