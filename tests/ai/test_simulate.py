@@ -60,7 +60,7 @@ def test_hue_street_simulated_is_the_game_the_engine_plays(tmp_path, capsys):
     # winner, turn and final state hash the engine's own game.step loop gives for the same seed
     text = (SCENARIO_DIR / "hue_street.toml").read_text()
     short = tmp_path / "hue_short.toml"
-    short.write_text(re.sub(r"(?m)^turns = 11", "turns = 3", text))
+    short.write_text(re.sub(r"(?m)^turns = \d+", "turns = 3", text))
     js, png = tmp_path / "h.json", tmp_path / "h.png"
     assert simulate.main([str(short), "--games", "1", "--seed", "4", "--json", str(js), "--plot", str(png),
                           "--quiet"]) == 0

@@ -31,7 +31,7 @@ from shapely.geometry import Point, Polygon
 HEADINGS = 16
 REACH = (1.0, 2.0, 3.0, 4.5, 6.0, 8.5)
 SNAP = 0.06
-CAUTION = 0.6
+CAUTION = 0.4
 """Inches of way a figure gives up to be seen by one exposure level less of one enemy it sees."""
 PRESS = 3
 """Turns before the end from which the Allies spare themselves no longer (``CAUTION`` 0): the houses must be
@@ -44,6 +44,10 @@ STRONG = 120
 """The Weapon Skill a figure needs to charge: above the 105 a common man rolls on average (TET-6)."""
 ADJACENT = 3.0
 """Inches to the enemy within which the computer charges."""
+SPLIT = 6.0
+"""Inches of way an Allied figure goes further to a house with fewer friends bound for it (``_goals``)."""
+PER_HOUSE = 2
+"""Turns the Allies allow themselves for each house still to clear before they stop sparing themselves."""
 
 
 def _expect(t: dict, auto: bool) -> float:
@@ -171,6 +175,8 @@ def _hold(offers: list[dict]) -> dict:
 
 CELL = 0.5
 """Inches of the grid the computer measures its way round the walls on."""
+CLEAR = 0.3
+"""Inches beyond a wall's end its way keeps clear of: a figure's base does not slip round the very corner."""
 
 
 def _walls(view: dict) -> tuple:
@@ -187,7 +193,8 @@ def _middle(floor: Polygon) -> tuple[float, float]:
 
 def _blocked(walls: tuple, p: tuple[float, float], q: tuple[float, float]) -> float | None:
     """The extra inches a step from ``p`` to ``q`` is worth: 0 through a door or none crossed, 2 through a
-    window (its sill), None through a wall (the computer goes round: a climb costs the whole move)."""
+    window (its sill), None through a wall or within ``CLEAR`` of its ends (the computer goes round: a climb
+    costs the whole move)."""
     extra = 0.0
     for a, b, openings in walls:
         dx, dy = q[0] - p[0], q[1] - p[1]
@@ -197,9 +204,10 @@ def _blocked(walls: tuple, p: tuple[float, float], q: tuple[float, float]) -> fl
             continue
         t = ((a[0] - p[0]) * wy - (a[1] - p[1]) * wx) / den
         u = ((a[0] - p[0]) * dy - (a[1] - p[1]) * dx) / den
-        if not (0 <= t <= 1 and 0 <= u <= 1):
+        length = math.hypot(wx, wy)
+        if not (0 <= t <= 1 and -CLEAR / length <= u <= 1 + CLEAR / length):
             continue
-        along = u * math.hypot(wx, wy)
+        along = u * length
         kind = next((k for s0, s1, k in openings if s0 <= along <= s1), None)
         if kind is None:
             return None
@@ -208,9 +216,14 @@ def _blocked(walls: tuple, p: tuple[float, float], q: tuple[float, float]) -> fl
 
 
 @lru_cache(maxsize=64)
-def _field(walls: tuple, width: float, height: float, goal: tuple[float, float]) -> dict:
-    """Inches to ``goal`` from each cell of the table, round the walls (Dijkstra on a 0.5" grid)."""
+def _field(walls: tuple, floors: tuple, slow: float, width: float, height: float, goal: tuple[float, float]) -> dict:
+    """Inches of open ground to ``goal`` from each cell of the table, round the walls (Dijkstra on a 0.5"
+    grid): a step between two cells inside ``floors`` counts ``slow`` times (TET-9: 3" a move in a building
+    against 9" in the open)."""
     nx, ny = int(width / CELL) + 1, int(height / CELL) + 1
+    shapes = [Polygon(f) for f in floors]
+    indoors = {(i, j) for i in range(nx) for j in range(ny)
+               if any(p.covers(Point(i * CELL, j * CELL)) for p in shapes)}
     start = (min(nx - 1, int(goal[0] / CELL)), min(ny - 1, int(goal[1] / CELL)))
     dist = {start: 0.0}
     heap = [(0.0, start)]
@@ -226,7 +239,8 @@ def _field(walls: tuple, width: float, height: float, goal: tuple[float, float])
             extra = _blocked(walls, (i * CELL, j * CELL), (k[0] * CELL, k[1] * CELL))
             if extra is None:
                 continue
-            nd = d + CELL * math.hypot(di, dj) + extra
+            rate = slow if (i, j) in indoors and k in indoors else 1.0
+            nd = d + CELL * math.hypot(di, dj) * rate + extra
             if nd < dist.get(k, math.inf):
                 dist[k] = nd
                 heapq.heappush(heap, (nd, k))
@@ -237,6 +251,54 @@ def _at(field: dict, x: float, y: float) -> float:
     return field.get((int(round(x / CELL)), int(round(y / CELL))), 999.0)
 
 
+def _descent(walls: tuple, field: dict, x: float, y: float, reach: float) -> list[tuple[float, float]]:
+    """Points along the shortest way (down the field, step by step between cells that the walls let through)
+    from ``x, y``, up to ``reach`` inches of way: a figure sent to one goes round a wall's end, not against it."""
+    cell = (int(round(x / CELL)), int(round(y / CELL)))
+    out, walked = [], 0.0
+    while walked < reach and field.get(cell, 0) > 0:
+        here = (cell[0] * CELL, cell[1] * CELL)
+        steps = []
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                k = (cell[0] + di, cell[1] + dj)
+                extra = _blocked(walls, here, (k[0] * CELL, k[1] * CELL)) if (di or dj) and k in field else None
+                if extra is not None:
+                    steps.append((field[k] + CELL * math.hypot(di, dj) + extra, k))
+        if not steps or min(steps)[0] > field[cell] + 1e-9 or field[min(steps)[1]] >= field[cell]:
+            break
+        k = min(steps)[1]
+        walked += CELL * math.hypot(k[0] - cell[0], k[1] - cell[1])
+        cell = k
+        out.append((cell[0] * CELL, cell[1] * CELL))
+    return out[1::2] + out[-1:]
+
+
+def _goals(view: dict, side: str, buildings: dict[str, Polygon], fields: dict) -> dict[str, str]:
+    """Which building each Allied figure that may move makes for: the nearest by the way round the walls,
+    less ``SPLIT`` inches for each friend already sent there beyond the first, so the team divides between the
+    houses left (taken figure by figure in the order of the view: the same state always gives the same
+    division)."""
+    sent: dict[str, int] = {b: 0 for b in fields}
+    out = {}
+    for f in sorted((f for f in view["figures"] if f["side"] == side and f["alive"] and f["may_move"]),
+                    key=lambda f: f["id"]):
+        here = Point(f["x"], f["y"])
+        inside = next((b for b in fields if buildings[b].covers(here)), None)
+        goal = inside or min(fields, key=lambda b: (_at(fields[b], f["x"], f["y"]) + SPLIT * max(0, sent[b] - 1), b))
+        sent[goal] += 1
+        out[f["id"]] = goal
+    return out
+
+
+def _caution(view: dict, side: str, open_: int) -> float:
+    """The inches a figure gives up to be seen less: none for the Allies once the turns left are no more
+    than ``PRESS`` and ``PER_HOUSE`` for each house still to clear (G-41: all must be clear by the last)."""
+    if side == "allied" and view["turns"] - view["turn"] < PRESS + PER_HOUSE * open_:
+        return 0.0
+    return CAUTION
+
+
 def _move(game, side: str, offer: dict) -> dict:
     view = game.view(side)
     me = next(f for f in view["figures"] if f["id"] == offer["figure"])
@@ -245,6 +307,14 @@ def _move(game, side: str, offer: dict) -> dict:
     inside = next((bid for bid, p in buildings.items() if p.covers(here)), None)
     if side == "insurgent" and inside is not None:
         return {"type": "hold", "figure": me["id"]}
+    walls = _walls(view)
+    table = view["scenario"]["table"]
+    floors = tuple(tuple(map(tuple, b["floor"])) for b in view["scenario"]["buildings"])
+    slow = game.tables.movement.open / game.tables.movement.building
+
+    def field_of(b: str) -> dict:
+        return _field(walls, floors, slow, table["width"], table["height"], _middle(buildings[b]))
+
     if side == "allied":
         open_ = [bid for bid in buildings if bid not in view["cleared"]]
         if inside is not None and inside in open_:
@@ -252,35 +322,34 @@ def _move(game, side: str, offer: dict) -> dict:
             foes = [f for f in view["figures"] if f["side"] != side and floor.covers(Point(f["x"], f["y"]))]
             if foes or here.distance(floor.centroid) < 1.5:
                 return {"type": "hold", "figure": me["id"]}  # an enemy in sight in here, or the room is held
-            goals = [inside]  # sweep the room: on to its middle
-        goals = open_ or list(buildings)
+        fields = {b: field_of(b) for b in open_ or list(buildings)}
+        goal = _goals(view, side, buildings, fields).get(me["id"]) or min(fields, key=lambda b: _at(fields[b], here.x,
+                                                                                                      here.y))
+        caution = _caution(view, side, len(open_))
     else:
         allied_in = {bid for bid, p in buildings.items()
                      if any(f["side"] == "allied" and p.covers(Point(f["x"], f["y"])) for f in view["figures"])}
-        goals = [bid for bid in buildings if bid not in allied_in] or list(buildings)
-    caution = 0.0 if side == "allied" and view["turns"] - view["turn"] < PRESS else CAUTION
-    walls = _walls(view)
-    table = view["scenario"]["table"]
-    fields = {b: _field(walls, table["width"], table["height"], _middle(buildings[b])) for b in goals}
-    goal = min(goals, key=lambda b: _at(fields[b], here.x, here.y))
+        fields = {b: field_of(b) for b in [bid for bid in buildings if bid not in allied_in] or list(buildings)}
+        goal = min(fields, key=lambda b: _at(fields[b], here.x, here.y))
+        caution = CAUTION
     dist_field = fields[goal]
+    spots = [(me["x"] + r * math.cos(2 * math.pi * k / HEADINGS), me["y"] + r * math.sin(2 * math.pi * k / HEADINGS))
+             for k in range(HEADINGS) for r in REACH]
+    spots += _descent(walls, dist_field, me["x"], me["y"], max(REACH))
     best, best_score = None, None
-    for k in range(HEADINGS):
-        a = 2 * math.pi * k / HEADINGS
-        for r in REACH:
-            x, y = me["x"] + r * math.cos(a), me["y"] + r * math.sin(a)
-            if not (0.3 <= x <= table["width"] - 0.3 and 0.3 <= y <= table["height"] - 0.3):
-                continue
-            action = {"type": "move", "figure": me["id"], "to": [round(x, 2), round(y, 2)]}
-            try:
-                plan = game.preview(side, action)
-            except Exception:  # noqa: BLE001 - a spot the rules refuse is no candidate
-                continue
-            if not plan["legal"]:
-                continue
-            score = _at(dist_field, x, y) + caution * sum(plan["seen_by"].values())
-            if buildings[goal].covers(Point(x, y)):
-                score -= 3.0
-            if best_score is None or score < best_score:
-                best, best_score = action, score
+    for x, y in spots:
+        if not (0.3 <= x <= table["width"] - 0.3 and 0.3 <= y <= table["height"] - 0.3):
+            continue
+        action = {"type": "move", "figure": me["id"], "to": [round(x, 2), round(y, 2)]}
+        try:
+            plan = game.preview(side, action)
+        except Exception:  # noqa: BLE001 - a spot the rules refuse is no candidate
+            continue
+        if not plan["legal"]:
+            continue
+        score = _at(dist_field, x, y) + caution * sum(plan["seen_by"].values())
+        if buildings[goal].covers(Point(x, y)):
+            score -= 3.0
+        if best_score is None or score < best_score:
+            best, best_score = action, score
     return best or {"type": "hold", "figure": me["id"]}
