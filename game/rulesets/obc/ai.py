@@ -12,10 +12,10 @@ need and chance) and asks ``preview`` whether a move is allowed and how far it m
   near its side's disabled men as the engine allows, wait there while they are carried to it, and fly them
   off its own edge when none is left on the way (or in the last turn); it moves after the infantry while it
   waits, so that the men loaded in a turn fly off in it.
-* The wounded (OBC-42): a man beside a disabled friend picks him up when there is somewhere to take him (a
-  landed chopper, an evac chopper on its way or to call, or the own table edge within the turns left at a
-  carrier's half speed), carries him there and puts him aboard; a carrier out of command retreats with him
-  when the nearest edge is his own (OBC-17).
+* The wounded (OBC-42): a man beside a disabled friend picks him up when where he would take him (a landed
+  evac chopper, else the area of one on its way or on call, else the own table edge within the turns left at
+  a carrier's half speed) is within ``NEAR``, carries him there and puts him aboard; a carrier out of
+  command retreats with him when the nearest edge is his own (OBC-17).
 * The radio (OBC-7, OBC-49): a radio operator makes the calls the engine offers him: an evac chopper once a
   man of his side is disabled, any other reserve at once.
 
@@ -32,6 +32,9 @@ MEAN = {"2d6": 7.0, "1d6": 3.5, "half_d6": 2.0, "5+": 1 / 3, "6+": 1 / 6, "-": 0
 ORDER = {"chopper": 0, "lorry": 0, "apc": 0, "tank": 0, "mortar": 1, "infantry": 2}
 WAITING = 3
 """An evac chopper on the ground moves after the infantry (``ORDER``)."""
+NEAR = 6.0
+"""A man leaves the fight to carry a disabled friend only this close to where he would take him (two moves at
+a carrier's half speed): the rest fight on (engine reading of its own)."""
 
 
 def choose(game, side: str) -> dict:
@@ -220,7 +223,8 @@ def _wounded(game, side: str, m, offers: list[dict]) -> dict | None:
             return None
         return _toward(game, side, m, dest[0], move["reach"], 0.8 if dest[1] else 0.0)
     pick = next((o for o in offers if o["type"] == "carry" and o["carriers"] == 1), None)
-    if pick is not None and _carry_to(game, side, m) is not None:
+    dest = _carry_to(game, side, m) if pick is not None else None
+    if dest is not None and math.dist(dest[0], (m.x, m.y)) <= NEAR:
         return {"type": "carry", "man": m.id, "target": pick["target"]}
     return None
 
