@@ -83,7 +83,7 @@ def make_app(warm_cache, monkeypatch):
     monkeypatch.setenv("DINKYDAU_CACHE", str(warm_cache))
     apps = []
 
-    def make(factory=None, size=(640, 360), shadows=False):
+    def make(factory=None, size=(320, 180), shadows=False):
         from game.client.app import DinkyDauApp
 
         app = DinkyDauApp(ClientSettings(size=size, offscreen=True, shadows=shadows), engine_factory=factory)

@@ -86,7 +86,7 @@ def _offer(app, kind, element=None, **match):
     raise AssertionError(f"no {kind} offer for {element}: {[(a['type'], a.get('element')) for a in app.actions]}")
 
 
-def _table(make_app, scenario, side, seed, size=(640, 360)):
+def _table(make_app, scenario, side, seed, size=(320, 180)):
     from game.client.presenter import INSTANT
 
     app = make_app(size=size)

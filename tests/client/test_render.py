@@ -97,7 +97,7 @@ def test_the_mat_is_painted_from_the_features_the_same_every_time():
 
 
 def test_baked_light_water_and_night_on_screen(make_app, tmp_path):
-    app = make_app(FakeEngine, size=(1280, 720))
+    app = make_app(FakeEngine, size=(640, 360))
     app.open_game_sync("fake_patrol")
     app.hud.root.hide()
     for node in app.hud.anchors:
