@@ -67,7 +67,7 @@ def test_sides_and_dice_use_colour_blind_safe_colours():
     assert hexed(DIE_HIT) == "#F0E442" and hexed(DIE_MISS) == "#4D4D4D"
 
 
-def _open(make_app, scenario="search_and_destroy", size=(1280, 720)):
+def _open(make_app, scenario="search_and_destroy", size=(640, 360)):
     from game.client.presenter import INSTANT
 
     app = make_app(size=size)
