@@ -1493,8 +1493,12 @@ class TableLOS:
         n = len(eyes)
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         out = np.empty((n, self._fast_width))
-        order = sl.locality(eyes, targets, self.width, self.height) if n >= sl.LOCAL else _NO_ORDER
-        self._caller.sight_many(self._fast_conditions(conditions), eyes, targets, dist, early, False, order, out)
+        Qc = self._fast_conditions(conditions)
+        if n >= sl.LOCAL:  # the rows cast in locality's order, each answer written to its own row
+            order = sl.locality(eyes, targets, self.width, self.height)
+            self._caller.sight_many(Qc, eyes[order], targets[order], dist[order], early, False, order, out)
+        else:
+            self._caller.sight_many(Qc, eyes, targets, dist, early, False, _NO_ORDER, out)
         hulls = self._hulls(conditions)
         wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
         return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),

@@ -2,24 +2,27 @@
 Embree's own casts (issue 21).
 
 ``TableLOS._sight`` (one sightline, full evidence), ``TableLOS.check`` (a stand's twelve) and
-``TableLOS.trace`` (many at once, the AI's batched path, taken in :func:`locality`'s order) all run
-:func:`_sight` here: the steps of the plain-Python single path, in the same order with the same arithmetic, so a batched row and a single answer are the same to the last bit, and both
-are the answers the Python path gave (``benchmarks/los_answers.py`` compares them). The casts are
-``rtcIntersect1`` / ``rtcOccluded1`` called from the compiled code on the scenes embreex built (the
-addresses ``game.world.raytrace._Direct`` found and checked), the same float32 rays the Python path
-packs, so the same hits.
+``TableLOS.trace`` (many at once, the AI's batched path, cast in ``sightline_layout.locality``'s order)
+all run :func:`_sight` here: the steps of the plain-Python single path, in the same order with the same
+arithmetic, so a batched row and a single answer are the same to the last bit, and both are the answers
+the Python path gave (``benchmarks/los_answers.py`` compares them). The casts are ``rtcIntersect1`` /
+``rtcOccluded1`` called from the compiled code on the scenes embreex built (the addresses
+``game.world.raytrace._Direct`` found and checked), the same float32 rays the Python path packs, so the
+same hits.
 
-A table is handed over as three flat arrays (floats, ints, offsets: :func:`pack`), the sight conditions
-as one (:func:`pack_conditions`) and the calling thread's :func:`scratch` (the ray and the lists a
-sightline fills), so the compiled code allocates nothing and runs without numba's reference counting; the compiled functions are cached on disk under the
-project's ``.cache/numba`` (``NUMBA_CACHE_DIR`` overrides it), so a process loads them instead of
-compiling (``benchmarks/los.py`` prints what the first call costs).
+A table is handed over as flat arrays (``game.world.sightline_layout``: floats, ints, offsets, Embree's
+addresses), the sight conditions as one, and the calling thread's scratch (the ray and the lists a
+sightline fills), so the compiled code allocates nothing and runs without numba's reference counting.
 
-Cost: numba and LLVM add about 100 MB to a process's memory; ``DINKYDAU_COMPILED_LOS=0`` leaves them out
-(the Python path answers, the same answers, two to three times slower a sightline).
+Two ways to run it, the same code: :class:`Caller` through numba's dispatcher (compiled on first use,
+cached under ``.cache/numba``; ``NUMBA_CACHE_DIR`` overrides it), or ahead of time, compiled into a shared
+library that ``game.world.sightline_native`` builds and loads without numba. numba and LLVM cost a process about 100 MB (the engine would be ~230 MB, over its
+150 MB), so the engine runs the library wherever ``python -m game.warm`` (or a first process) could build
+it; ``DINKYDAU_COMPILED_LOS=0`` leaves both out (the Python path answers, the same answers, two to three
+times slower a sightline).
 
 What it leaves out: burnt ground (G-19, ``Conditions.burnt``), which the Python path answers (its
-polygons are shapely's); the evidence words (``TableLOS._result``); off-table checks (the caller's).
+polygons are shapely's); the evidence words (``TableLOS._full_result``); off-table checks (the caller's).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from game.world.sightline_layout import (
     C_TLIM,
     C_WCAP,
     C_WLIM,
+    CELL,
     F_BONUS,
     F_ELEV,
     F_EYE,
@@ -58,42 +62,14 @@ from game.world.sightline_layout import (
     F_TOUCH,
     F_ZM,
     FACE,
-    FR_CLEAR,
-    FR_DIST,
-    FR_EARLY,
-    FR_EYES,
-    FR_F,
-    FR_FN,
-    FR_H,
-    FR_HN,
-    FR_MANY,
-    FR_N,
-    FR_NN,
-    FR_NORDER,
-    FR_ORDER,
-    FR_OUT,
-    FR_OUTN,
-    FR_P,
-    FR_PN,
-    FR_QC,
-    FR_QCN,
-    FR_ROWS,
-    FR_S,
-    FR_SN,
-    FR_TARGETS,
-    FR_WIDTH,
     H_C,
     H_CCUT,
+    H_CELL,
     H_CELLS,
     H_CFACE,
     H_CLEAR,
-    H_CPART,
-    H_FLAT,
-    H_GMAX,
     H_HCOUNT,
     H_HULLP,
-    H_INHI,
-    H_INLO,
     H_KFACE,
     H_LEVELS,
     H_LIM_ELEV,
@@ -103,8 +79,6 @@ from game.world.sightline_layout import (
     H_NLEVELS,
     H_NX,
     H_NY,
-    H_OUTHI,
-    H_OUTLO,
     H_P,
     H_PCLASS,
     H_PCUT,
@@ -112,10 +86,17 @@ from game.world.sightline_layout import (
     H_SOWN,
     H_WALLP,
     H_WBAND,
-    H_WCELL,
     H_WCOUNT,
     H_WZ,
     INV,
+    K_CPART,
+    K_FLAT,
+    K_GMAX,
+    K_INHI,
+    K_INLO,
+    K_OUTHI,
+    K_OUTLO,
+    K_WCELL,
     O_ABOVE_P,
     O_ABOVE_T,
     O_BAND_E,
@@ -263,7 +244,7 @@ def _cell(F, H, x, y):
 @_jit
 def _ground1(F, H, P, R, x, y):
     """``TableLOS._ground1``: the grid's level cell, else a cast down."""
-    g = F[H[H_FLAT] + _cell(F, H, x, y)]
+    g = F[H[H_CELL] + CELL * _cell(F, H, x, y) + K_FLAT]
     if g == g:
         return g
     top = F[F_TOP]
@@ -291,7 +272,7 @@ def _inside_walls(F, N, H, k, x, y, z):
 def _walls_of1(F, N, H, x, y, z):
     """``TableLOS._walls_of1``: the building a point is inside, -1 none."""
     cell = _cell(F, H, x, y)
-    code = N[H[H_WCELL] + cell]
+    code = int(F[H[H_CELL] + CELL * cell + K_WCELL])
     if code == -1:
         return -1
     if code >= 0:
@@ -309,13 +290,14 @@ def _walls_of1(F, N, H, x, y, z):
 def _end(F, N, H, P, R, x, y, z):
     """``TableLOS._end1``: (does it stand 2" or more up (DD-4.41), the building it is inside)."""
     cell = _cell(F, H, x, y)
-    wall = -1 if N[H[H_WCELL] + cell] == -1 else _walls_of1(F, N, H, x, y, z)
+    r = H[H_CELL] + CELL * cell
+    wall = -1 if F[r + K_WCELL] == -1 else _walls_of1(F, N, H, x, y, z)
     elev = F[F_ELEV] - 1e-6
     if z - F[F_EYE] >= elev:
         return True, wall
-    if F[H[H_GMAX] + cell] + 1e-4 < elev:
+    if F[r + K_GMAX] + 1e-4 < elev:
         return False, wall
-    g = F[H[H_FLAT] + cell]
+    g = F[r + K_FLAT]
     return (g if g == g else _ground1(F, H, P, R, x, y)) >= elev, wall
 
 
@@ -323,13 +305,14 @@ def _end(F, N, H, P, R, x, y, z):
 def _inside1(F, N, H, P, R, x, y, z):
     """``TableLOS._inside1``: the canopy volume a point is in, -1 none."""
     cell = _cell(F, H, x, y)
-    code = N[H[H_CPART] + cell]
+    r = H[H_CELL] + CELL * cell
+    code = int(F[r + K_CPART])
     if code == -1:
         return -1
     if code >= 0:
-        if F[H[H_INLO] + cell] < z < F[H[H_INHI] + cell]:
+        if F[r + K_INLO] < z < F[r + K_INHI]:
             return code
-        if z < F[H[H_OUTLO] + cell] or z > F[H[H_OUTHI] + cell]:
+        if z < F[r + K_OUTLO] or z > F[r + K_OUTHI]:
             return -1
     _, prim = _first(P, P_CANOPY, R, x, y, z, 0.0, 0.0, 1.0, 1e6)
     if prim >= 0:
@@ -792,15 +775,15 @@ def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
 
 @_jit
 def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out):
-    """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into the
-    rows of ``out`` (``clear``: as :func:`_sight`), taken in ``order`` (its rows; empty: as they come)."""
+    """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into a row of
+    ``out``: row k's into ``out[order[k]]`` (``order`` empty: ``out[k]``) (``clear``: as :func:`_sight`)."""
     R = _ray_buffer(S)
     W = _workspace(H, S)
     n = eyes.shape[0]
     for k in range(n):
         i = order[k] if order.shape[0] == n else k
-        _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
-               distance[i], early, clear, out[i])
+        _sight(F, N, H, P, Qc, R, W, eyes[k, 0], eyes[k, 1], eyes[k, 2], targets[k, 0], targets[k, 1], targets[k, 2],
+               distance[k], early, clear, out[i])
 
 
 
@@ -826,100 +809,3 @@ class Caller:
         """:func:`sight_many` (C-contiguous float64 rows; ``order`` int64)."""
         F, N, H, P = self.table
         sight_many(F, N, H, P, Qc, self.scratch, eyes, targets, distance, early, clear, order, out)
-
-
-# -- ahead of time: the same code as a shared library (game.world.sightline_native loads it) ---------------
-
-
-def _view(dtype, ndim: int):
-    """An intrinsic ``view(address, n[, k])``: the memory at an address as a C-contiguous array, not owned."""
-    from numba.core import cgutils
-    from numba.np.arrayobj import make_array, populate_array
-
-    aryty = types.Array(dtype, ndim, "C")
-
-    def codegen(context, builder, sig, args):
-        ary = make_array(aryty)(context, builder)
-        item = context.get_abi_sizeof(context.get_data_type(dtype))
-        dims = list(args[1:])
-        strides = [context.get_constant(types.intp, item)]
-        for d in reversed(dims[1:]):
-            strides.insert(0, builder.mul(strides[0], d))
-        populate_array(ary, data=builder.inttoptr(args[0], context.get_data_type(dtype).as_pointer()),
-                       shape=cgutils.pack_array(builder, dims), strides=cgutils.pack_array(builder, strides),
-                       itemsize=context.get_constant(types.intp, item), meminfo=None)
-        return ary._getvalue()
-
-    if ndim == 1:
-        @intrinsic
-        def view(typingctx, addr, n):
-            return aryty(types.int64, types.int64), codegen
-    else:
-        @intrinsic
-        def view(typingctx, addr, n, k):
-            return aryty(types.int64, types.int64, types.int64), codegen
-
-    return view
-
-
-def _entry():
-    """The C entry ``entry(frame, args)`` (see ``sightline_layout.FRAME``): one sightline, or a batch."""
-    from numba import cfunc
-
-    f64, i64, u64, rows = (_view(types.float64, 1), _view(types.int64, 1), _view(types.uint64, 1),
-                           _view(types.float64, 2))
-
-    @cfunc(types.void(types.CPointer(types.int64), types.CPointer(types.float64)), nopython=True,
-           error_model="numpy", _nrt=False)
-    def entry(fr, a):
-        F, N, H, P = f64(fr[FR_F], fr[FR_FN]), i64(fr[FR_N], fr[FR_NN]), i64(fr[FR_H], fr[FR_HN]), u64(fr[FR_P], fr[FR_PN])
-        Qc, S = f64(fr[FR_QC], fr[FR_QCN]), f64(fr[FR_S], fr[FR_SN])
-        n = fr[FR_ROWS]
-        if n == 0:
-            sight(F, N, H, P, Qc, S, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] != 0.0, f64(fr[FR_OUT], fr[FR_OUTN]))
-        else:
-            sight_many(F, N, H, P, Qc, S, rows(fr[FR_EYES], n, 3), rows(fr[FR_TARGETS], n, 3), f64(fr[FR_DIST], n),
-                       fr[FR_EARLY] != 0, fr[FR_CLEAR] != 0, i64(fr[FR_ORDER], fr[FR_NORDER]),
-                       rows(fr[FR_MANY], n, fr[FR_WIDTH]))
-
-    return entry
-
-
-_STUBS = """
-/* what numba's code calls on its error paths, none of which the sightline code takes */
-extern int PyGILState_Ensure(void);
-extern void PyGILState_Release(int);
-extern void PyErr_SetString(void *, const char *);
-extern void *PyExc_RuntimeError;
-void numba_gil_ensure(int *state) { *state = PyGILState_Ensure(); }
-void numba_gil_release(int *state) { PyGILState_Release(*state); }
-int numba_do_raise(void *info) { PyErr_SetString(PyExc_RuntimeError, "compiled sightline: unexpected error"); return 0; }
-void *numba_runtime_build_excinfo_struct(void *a, void *b) { return 0; }
-void *numba_unpickle(const char *data, int n, const char *hash) { return 0; }
-"""
-
-
-def build_native(target: Path, cc: str = "cc") -> str:
-    """Compile :func:`_entry` ahead of time (numba's code, through LLVM, position independent) and link it
-    with ``cc`` into the shared library ``target``; returns the entry's symbol. Raises
-    ``subprocess.CalledProcessError`` or ``OSError`` where it cannot (no compiler)."""
-    import subprocess
-    import tempfile
-
-    import llvmlite.binding as llvm
-
-    entry = _entry()
-    mod = llvm.parse_assembly(entry._library.get_llvm_str())
-    mod.verify()
-    tm = llvm.Target.from_triple(mod.triple).create_target_machine(
-        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, reloc="pic",
-        codemodel="default")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        obj, stubs, so = Path(tmp, "sight.o"), Path(tmp, "stubs.c"), Path(tmp, "sight.so")
-        obj.write_bytes(tm.emit_object(mod))
-        stubs.write_text(_STUBS)
-        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(so), str(obj), str(stubs), "-lm"], check=True,
-                       capture_output=True)
-        os.replace(so, target)
-    return entry.native_name

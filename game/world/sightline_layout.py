@@ -16,11 +16,14 @@ import numpy as np
 INF = math.inf
 
 # -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
-(H_FLAT, H_GMAX, H_INLO, H_INHI, H_OUTLO, H_OUTHI, H_CFACE, H_KFACE, H_PCUT, H_CCUT,
- H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
- H_CPART, H_CLEAR, H_WCELL, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
- H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(33)
-H_SIZE = 33
+(H_CELL, H_CFACE, H_KFACE, H_PCUT, H_CCUT, H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
+ H_CLEAR, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
+ H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(26)
+H_SIZE = 26
+# a cell of the plan grid (H_CELL), one record of CELL floats in F, on a cache line of its own: the ground's
+# level there (NaN: not level) and highest point, the canopy heights certainly inside and outside, the
+# canopy volume (-1 none, -2 several) and the building (-1 none, -2 several: H_MULTI)
+(K_FLAT, K_GMAX, K_INLO, K_INHI, K_OUTLO, K_OUTHI, K_CPART, K_WCELL, CELL) = range(9)
 # a face of the canopy (H_CFACE) or core (H_KFACE) scene, one record of FACE floats in F: its unit normal, then
 # its volume (canopy: twice the volume, plus 1 for a dense top), so that a hit reads one cache line, not four
 FACE = 4
@@ -107,10 +110,10 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     floats: list[np.ndarray] = [np.array([g.h, los.width, los.height, los._top, limits["open"], limits["bonus"],
                                           limits["elevated"], limits["eye"], limits["solid_clearance"],
                                           limits["q"], limits["step"], limits["kill"], limits["z_margin"],
-                                          HULL_TOUCH], float)]
+                                          HULL_TOUCH, 0.0, 0.0], float)]  # (to 16: the cells start on a line)
     ints: list[np.ndarray] = []
     H = np.zeros(H_SIZE, np.int64)
-    nf = [F_SIZE]
+    nf = [16]
     ni = [0]
 
     def f(slot: int, values) -> None:
@@ -126,12 +129,8 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
         ni[0] += len(a)
 
     canopy, core = geo.canopy, geo.core
-    f(H_FLAT, los._ground_flat)
-    f(H_GMAX, los._ground_max)
-    f(H_INLO, los._inside_lo)
-    f(H_INHI, los._inside_hi)
-    f(H_OUTLO, los._outside_lo)
-    f(H_OUTHI, los._outside_hi)
+    f(H_CELL, np.column_stack([los._ground_flat, los._ground_max, los._inside_lo, los._inside_hi, los._outside_lo,
+                               los._outside_hi, los._canopy_part, np.frombuffer(los._walls_cell, np.int32)]))
     top = np.frombuffer(los._canopy_top, np.uint8) if los._canopy_top else np.zeros(len(canopy.owner), np.uint8)
     f(H_CFACE, np.column_stack([canopy.normal, canopy.owner * 2.0 + top]) if len(canopy.owner) else np.zeros(0))
     f(H_KFACE, np.column_stack([core.normal, core.owner.astype(float)]) if len(core.owner) else np.zeros(0))
@@ -149,9 +148,7 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     f(H_WZ, [[w.zlo, w.zhi] for w in walls] or [[0.0, 0.0]])
     f(H_WBAND, [w.band for w in walls] or [0.0])
     f(H_LEVELS, CLEAR_LEVELS)
-    i(H_CPART, los._canopy_part)
     i(H_CLEAR, g.clearance)
-    i(H_WCELL, np.frombuffer(los._walls_cell, np.int32))
     # the cells several buildings may hold: per cell an index into the list after it (count, k ...)
     index = np.full(cells, -1, np.int64)
     lst: list[int] = []
@@ -167,7 +164,16 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     H[H_NX], H[H_NY], H[H_C], H[H_P] = g.nx, g.ny, len(los.classes), width
     H[H_NLEVELS], H[H_CELLS], H[H_MAXHITS] = len(CLEAR_LEVELS), cells, limits["max_hits"]
     H[H_LIM_OPEN], H[H_LIM_ELEV] = los._limit_open, los._limit_elevated
-    return np.concatenate(floats), np.concatenate(ints), H, P
+    return _aligned(np.concatenate(floats)), np.concatenate(ints), H, P
+
+
+def _aligned(a: np.ndarray, to: int = 64) -> np.ndarray:
+    """A copy of ``a`` starting on a ``to``-byte boundary (a cache line)."""
+    buf = np.empty(len(a) + to // a.itemsize, a.dtype)
+    k = (-buf.ctypes.data % to) // a.itemsize
+    out = buf[k:k + len(a)]
+    out[:] = a
+    return out
 
 
 def pack_conditions(tcap: float | None, tlim: int, wcap: float | None, wlim: int, lit: tuple, smoke: tuple,

@@ -2,15 +2,18 @@
 the project's cache, called through ``ctypes``, so that a process that answers line of sight never
 imports numba (numba and LLVM cost a process about 100 MB; the engine must stay under 150 MB).
 
-``python -m game.warm`` (``make``) builds the library once per machine and source
-(:func:`build`: numba compiles, LLVM emits position-independent code, the C compiler links it). Its name
+``python -m game.warm`` (``make``), or the first process that finds none, builds the library once per
+machine and source (:func:`build`, :func:`compile_library`: numba compiles the C entry :func:`_c_entry`
+around ``game.world.sightline``'s code, LLVM emits it position independent, the C compiler links it with
+the few helpers numba's error paths name). Its name
 carries a digest of the sightline sources, the numba and llvmlite versions and the CPU, so a change to any
 of them finds no library and the numba path answers until the next warm. The answers are the same either
 way: the same code, compiled by the same LLVM for the same CPU (``tests/world/test_sightline.py``).
 
 ``DINKYDAU_COMPILED_LOS=numba`` keeps to the numba path; ``=0`` to the plain Python path.
 
-What it leaves out: the code itself (``game.world.sightline``), the layout (``game.world.sightline_layout``).
+What it leaves out: the code itself (``game.world.sightline``), the layout (``game.world.sightline_layout``);
+machines without a C compiler (the numba path answers there, at numba's cost in memory).
 """
 
 from __future__ import annotations
@@ -30,12 +33,24 @@ from game.world.sightline_layout import (
     FR_DIST,
     FR_EARLY,
     FR_EYES,
+    FR_F,
+    FR_FN,
+    FR_H,
+    FR_HN,
     FR_MANY,
+    FR_N,
+    FR_NN,
     FR_NORDER,
     FR_ORDER,
+    FR_OUT,
+    FR_OUTN,
+    FR_P,
+    FR_PN,
     FR_QC,
     FR_QCN,
     FR_ROWS,
+    FR_S,
+    FR_SN,
     FR_TARGETS,
     FR_WIDTH,
     FRAME,
@@ -47,6 +62,8 @@ from game.world.sightline_layout import (
 CACHE = Path(__file__).resolve().parents[2] / ".cache" / "sightline"
 """Where the libraries are kept (one per digest; ``DINKYDAU_SIGHTLINE_CACHE`` overrides it)."""
 
+KEEP = 4
+"""Libraries kept in the cache (the newest: a checkout moving between versions does not rebuild at once)."""
 _ARGS = struct.Struct("<8d")
 _entry: ctypes._CFuncPtr | None = None  # type: ignore[name-defined]
 _tried = False
@@ -60,7 +77,7 @@ def digest() -> str:
     """What the library depends on: the sightline sources, numba's and llvmlite's versions, the CPU."""
     h = hashlib.sha256()
     here = Path(__file__).resolve().parent
-    for name in ("sightline.py", "sightline_layout.py"):
+    for name in ("sightline.py", "sightline_layout.py", "sightline_native.py"):
         h.update((here / name).read_bytes())
     for pkg in ("numba", "llvmlite"):
         try:
@@ -83,16 +100,16 @@ def build(cc: str = "cc") -> Path | None:
     """Build this machine's library (imports numba; about as long as compiling the numba path). None
     where it cannot be built (no C compiler, or the code would not compile ahead of time): the numba path
     answers then."""
-    import subprocess
-
-    from game.world import sightline
-
     target = path()
     try:
-        symbol = sightline.build_native(target, cc)
-    except (OSError, subprocess.CalledProcessError, RuntimeError, ImportError):
+        symbol = compile_library(target, cc)
+    except Exception:  # (no compiler, no numba, or numba or LLVM refusing: a cache step, never an answer)
         return None
     target.with_suffix(".sym").write_text(symbol)
+    old = sorted(target.parent.glob("sightline-*.so"), key=lambda p: p.stat().st_mtime)[:-KEEP]
+    for so in old:  # (earlier sources' libraries)
+        for p in (so, so.with_suffix(".sym")):
+            p.unlink(missing_ok=True)
     return target
 
 
@@ -118,6 +135,107 @@ def entry() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
         except OSError:
             return None
     return _entry
+
+
+def _view(dtype, ndim: int):
+    """An intrinsic ``view(address, n[, k])``: the memory at an address as a C-contiguous array, not owned."""
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+    from numba.np.arrayobj import make_array, populate_array
+
+    aryty = types.Array(dtype, ndim, "C")
+
+    def codegen(context, builder, sig, args):
+        ary = make_array(aryty)(context, builder)
+        item = context.get_abi_sizeof(context.get_data_type(dtype))
+        dims = list(args[1:])
+        strides = [context.get_constant(types.intp, item)]
+        for d in reversed(dims[1:]):
+            strides.insert(0, builder.mul(strides[0], d))
+        populate_array(ary, data=builder.inttoptr(args[0], context.get_data_type(dtype).as_pointer()),
+                       shape=cgutils.pack_array(builder, dims), strides=cgutils.pack_array(builder, strides),
+                       itemsize=context.get_constant(types.intp, item), meminfo=None)
+        return ary._getvalue()
+
+    if ndim == 1:
+        @intrinsic
+        def view(typingctx, addr, n):
+            return aryty(types.int64, types.int64), codegen
+    else:
+        @intrinsic
+        def view(typingctx, addr, n, k):
+            return aryty(types.int64, types.int64, types.int64), codegen
+
+    return view
+
+
+def _c_entry():
+    """The C entry ``entry(frame, args)`` (see ``sightline_layout.FRAME``): one sightline, or a batch, run
+    by ``game.world.sightline``'s :func:`sight` and :func:`sight_many` (imports numba)."""
+    from numba import cfunc, types
+
+    from game.world.sightline import sight, sight_many
+
+    f64, i64, u64, rows = (_view(types.float64, 1), _view(types.int64, 1), _view(types.uint64, 1),
+                           _view(types.float64, 2))
+
+    @cfunc(types.void(types.CPointer(types.int64), types.CPointer(types.float64)), nopython=True,
+           error_model="numpy", _nrt=False)
+    def entry(fr, a):
+        F, N, H, P = f64(fr[FR_F], fr[FR_FN]), i64(fr[FR_N], fr[FR_NN]), i64(fr[FR_H], fr[FR_HN]), u64(fr[FR_P], fr[FR_PN])
+        Qc, S = f64(fr[FR_QC], fr[FR_QCN]), f64(fr[FR_S], fr[FR_SN])
+        n = fr[FR_ROWS]
+        if n == 0:
+            sight(F, N, H, P, Qc, S, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] != 0.0, f64(fr[FR_OUT], fr[FR_OUTN]))
+        else:
+            sight_many(F, N, H, P, Qc, S, rows(fr[FR_EYES], n, 3), rows(fr[FR_TARGETS], n, 3), f64(fr[FR_DIST], n),
+                       fr[FR_EARLY] != 0, fr[FR_CLEAR] != 0, i64(fr[FR_ORDER], fr[FR_NORDER]),
+                       rows(fr[FR_MANY], n, fr[FR_WIDTH]))
+
+    return entry
+
+
+_STUBS = """
+/* what numba's code calls on its error paths, none of which the sightline code takes */
+extern int PyGILState_Ensure(void);
+extern void PyGILState_Release(int);
+extern void PyErr_SetString(void *, const char *);
+extern void *PyExc_RuntimeError;
+void numba_gil_ensure(int *state) { *state = PyGILState_Ensure(); }
+void numba_gil_release(int *state) { PyGILState_Release(*state); }
+int numba_do_raise(void *info) { PyErr_SetString(PyExc_RuntimeError, "compiled sightline: unexpected error"); return 0; }
+void *numba_runtime_build_excinfo_struct(void *a, void *b) { return 0; }
+void *numba_unpickle(const char *data, int n, const char *hash) { return 0; }
+"""
+
+
+def compile_library(target: Path, cc: str = "cc") -> str:
+    """Compile :func:`_c_entry` ahead of time (numba's code, through LLVM, position independent) and link it
+    with ``cc`` into the shared library ``target``; returns the entry's symbol. Raises
+    ``subprocess.CalledProcessError`` or ``OSError`` where it cannot (no compiler)."""
+    import subprocess
+    import tempfile
+
+    import llvmlite.binding as llvm
+
+    from game.world import sightline  # noqa: F401 (numba's cache directory, set there)
+
+    entry = _c_entry()
+    mod = llvm.parse_assembly(entry._library.get_llvm_str())
+    mod.verify()
+    tm = llvm.Target.from_triple(mod.triple).create_target_machine(
+        cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, reloc="pic",
+        codemodel="default")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        obj, stubs, so = Path(tmp, "sight.o"), Path(tmp, "stubs.c"), Path(tmp, "sight.so")
+        obj.write_bytes(tm.emit_object(mod))
+        stubs.write_text(_STUBS)
+        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(so), str(obj), str(stubs), "-lm"], check=True,
+                       capture_output=True)
+        os.replace(so, target)
+    return entry.native_name
 
 
 class Caller:

@@ -129,7 +129,7 @@ def test_the_library_built_ahead_of_time_answers_as_numba(tmp_path):
     fast, _ = tables()
     so = tmp_path / "sightline-test.so"
     try:
-        symbol = sightline.build_native(so)
+        symbol = sightline_native.compile_library(so)
     except OSError:
         pytest.skip("no C compiler to link the library")
     so.with_suffix(".sym").write_text(symbol)
