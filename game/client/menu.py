@@ -33,8 +33,18 @@ def takes(hello: dict, scenario: dict | None) -> tuple[bool, set[str] | None]:
 
 MODES = [("solo", "Solo against the Jungle Ghost AI"), ("hotseat", "Hot-seat: two players, one screen"),
          ("coop", "Co-op: 2-4 players, one side"), ("watch", "Watch: AI against AI")]
+SOLO = "Solo against the computer"
+"""The solo button of a ruleset other than Dinky Dau: the Jungle Ghost (DD chapter 10) is Dinky Dau's own."""
 TEAM = "Ames, Brody, Cruz"
 THREATS = [(1, "Threat 1: light contact"), (2, "Threat 2: determined enemy"), (3, "Threat 3: main force")]
+
+
+def modes_for(scenario: dict | None, coop: bool) -> list[tuple[str, str]]:
+    """The play modes the menu offers for a scenario, with their labels: co-op only where the ruleset has
+    seats; the solo opponent named as Dinky Dau's Jungle Ghost only in Dinky Dau."""
+    ruleset = (scenario or {}).get("ruleset", "dinky_dau")
+    return [(m, SOLO if m == "solo" and ruleset != "dinky_dau" else label) for m, label in MODES
+            if coop or m != "coop"]
 
 
 class TitleMenu:
@@ -104,7 +114,7 @@ class TitleMenu:
                          lambda s=side: self._set("side", s), self.choice["side"] == side)
         y -= 0.11
         coop, options = takes(self.hello, self.scenarios[self.choice["scenario"]] if self.scenarios else None)
-        modes = [(m, label) for m, label in MODES if coop or m != "coop"]
+        modes = modes_for(self.scenarios[self.choice["scenario"]] if self.scenarios else None, coop)
         if self.choice["mode"] not in dict(modes):
             self.choice["mode"] = "solo"
         left = -0.4 * (len(modes) - 1)

@@ -305,6 +305,14 @@ def test_the_title_menu_offers_only_what_the_scenarios_rules_take():
     assert takes({"rulesets": [{"id": "tet68"}]}, by_id["hue_street"]) == (True, None)  # an engine that says nothing
 
 
+def test_the_title_menu_names_the_jungle_ghost_only_in_dinky_dau():  # DD chapter 10 is Dinky Dau's own
+    from game.client.menu import modes_for
+
+    assert dict(modes_for({"id": "village_sweep", "ruleset": "dinky_dau"}, True))["solo"].endswith("Jungle Ghost AI")
+    tet = dict(modes_for({"id": "hue_street", "ruleset": "tet68"}, False))
+    assert tet["solo"] == "Solo against the computer" and "coop" not in tet
+
+
 def test_the_line_of_sight_tool_gives_the_engines_exposure_between_two_figures(make_app):
     # TET-16 through los.check: from a Marine to a man at a window, the places seen in the engine's words
     app = open_hue(make_app)
@@ -314,3 +322,14 @@ def test_the_line_of_sight_tool_gives_the_engines_exposure_between_two_figures(m
     app.settle()
     expected = app.link.call("los.check", game=app.game, side="allied", **{"from": "sgt_ames", "to": "hoy_loc"})
     assert expected["text"] in app.hud.prompt.getText().replace("  |  ", "\n")
+
+
+def test_the_opening_rolls_caption_says_what_was_rolled():  # TET-5, TET-6: each figure's statistics, rolled
+    from game.client.captions import caption_parts
+    from game.dice import Dice, seed_streams
+    from game.rulesets.tet68.fire import roll_man
+
+    _man, events = roll_man(Dice(seed_streams(7)), "pfc_flores", "allied", "PFC Flores", "m79", False)
+    sentences = [caption_parts(e)[0] for e in events]
+    assert sentences[0].startswith("PFC Flores rolls Initiative ") and sentences[1].startswith(
+        "PFC Flores rolls Weapon Skill ")

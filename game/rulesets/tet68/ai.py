@@ -2,9 +2,10 @@
 game's offers and asks the game (``preview``) what a move costs and who would see the figure there, and
 what a shot, a cone, a round or a grenade would reach and at what chance; every rule is the game's.
 
-* The Allies clear the nearest building not yet clear: each figure goes as far toward it as its move allows,
-  through the doors (a wall's climb costs the whole move, TET-10), keeping out of the enemy's sight where it
-  can. The VC/NVA hold their buildings: a figure in one stays (at its window or door), one caught outside
+* The Allies clear the buildings not yet clear, divided between them (``_goals``: the nearest, unless more
+  friends are already bound there): each figure goes as far toward its own as its move allows, along the
+  way round the walls' ends and through the doors (a wall's climb costs the whole move, TET-10), keeping out
+  of the enemy's sight while the turns left allow it (``_caution``). The VC/NVA hold their buildings: a figure in one stays (at its window or door), one caught outside
   goes to the nearest building the Allies have not entered.
 * In the fire phase both take what is likeliest to hurt the enemy (each chance x exposure / 6, a friend
   reached counting twice against): a single shot; a cone where two enemies or more stand close together; the
@@ -14,8 +15,9 @@ what a shot, a cone, a round or a grenade would reach and at what chance; every 
   or more, Initiative 2 or more: the enemy's own statistics are its owner's). Snap fire (C-32) when the
   chance of a hit is worth the spent shot, else pass.
 
-Engine readings of its own: 16 headings and 6 reaches are tried for a move (and staying), scored by the
-way left round the walls (a 0.5" grid, doors free, windows 2" dearer, walls shut) plus ``CAUTION`` inches
+Engine readings of its own: 16 headings and 6 reaches are tried for a move, and points along the way, scored
+by the way left round the walls (a 0.5" grid, doors free, windows 2" dearer, walls shut, indoors at its
+TET-9 cost) plus ``CAUTION`` inches
 for each exposure level an enemy it sees would have of it there; a snap shot is taken at 6 % of a hit or
 better; aim points are the enemies seen (or remembered, for a grenade) and the midpoints of two within 4".
 """

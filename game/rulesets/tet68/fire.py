@@ -80,9 +80,9 @@ def roll_man(dice: Dice, mid: str, side: str, name: str, weapon: str, leader: bo
     events = [
         {"type": "roll", "purpose": "Initiative", "figure": mid, "dice": "d3", "rolls": [d6], "result": man.initiative,
          "modifiers": [{"name": "officer, NCO or Rambo", "value": stat.initiative_plus, "clause": "TET-5"}]
-         if stat.initiative_plus else [], "clause": stat.clause, "text": f"{name}: Initiative {man.initiative}"},
+         if stat.initiative_plus else [], "clause": stat.clause, "text": f"{name} rolls Initiative {man.initiative}"},
         {"type": "roll", "purpose": "Weapon Skill", "figure": mid, "dice": f"{stat.ws_dice}d6x10", "rolls": ws_dice,
-         "result": man.ws, "modifiers": [], "clause": stat.clause, "text": f"{name}: Weapon Skill {man.ws}"},
+         "result": man.ws, "modifiers": [], "clause": stat.clause, "text": f"{name} rolls Weapon Skill {man.ws}"},
     ]
     return man, events
 
