@@ -10,7 +10,8 @@ import pytest
 
 from game.ai import simulate, simulate_ray
 
-SEEDS = list(range(21, 25))
+SEEDS = list(range(21, 24))
+"""Three games on a Ray of two CPUs: one CPU plays two of them; the interrupted study stops as its third arrives."""
 
 
 def strip(results: list[dict]) -> list[dict]:
