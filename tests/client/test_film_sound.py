@@ -154,7 +154,7 @@ def test_the_cue_sheet_samples_nodes_and_points_from_the_camera():
 
 def test_a_tiny_film_carries_an_aac_track(tmp_path, warm_cache, capsys, monkeypatch):
     """End to end: the real engine finds an air strike (the A-1's engine and the O-1 overhead, the napalm),
-    the film renders it at 160x90 and 4 fps with its track muxed in; ffmpeg reads an AAC stream."""
+    the film renders it at 160x90 and 2 fps with its track muxed in; ffmpeg reads an AAC stream."""
     import imageio_ffmpeg
 
     from game.client.film import film_main
@@ -162,7 +162,7 @@ def test_a_tiny_film_carries_an_aac_track(tmp_path, warm_cache, capsys, monkeypa
     monkeypatch.setenv("DINKYDAU_CACHE", str(warm_cache))
     out = tmp_path / "d.mp4"
     assert film_main(["firebase_relief", "--showcase", "airstrike", "--out", str(out), "--size", "160x90",
-                      "--fps", "4", "--tail", "0.5"]) == 0
+                      "--fps", "2", "--tail", "0.5"]) == 0
     said = capsys.readouterr().out
     m = re.search(r"sound ([\d.]+) s stereo, peak (-?[\d.]+) dBFS, (\d+) cues", said)
     assert m, said
