@@ -100,16 +100,33 @@ def build(cc: str = "cc") -> Path | None:
     """Build this machine's library (imports numba; about as long as compiling the numba path). None
     where it cannot be built (no C compiler, or the code would not compile ahead of time): the numba path
     answers then."""
-    target = path()
     try:
-        symbol = compile_library(target, cc)
-    except Exception:  # (no compiler, no numba, or numba or LLVM refusing: a cache step, never an answer)
+        return _build(cc)
+    except OSError:  # (a read-only cache, no locks: the numba path answers)
         return None
-    target.with_suffix(".sym").write_text(symbol)
-    old = sorted(target.parent.glob("sightline-*.so"), key=lambda p: p.stat().st_mtime)[:-KEEP]
-    for so in old:  # (earlier sources' libraries)
-        for p in (so, so.with_suffix(".sym")):
-            p.unlink(missing_ok=True)
+
+
+def _build(cc: str) -> Path | None:
+    import fcntl
+
+    target = path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / "build.lock", "w") as lock:
+        try:  # one process builds at a time (test workers start together); the others keep to numba
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return None
+        if target.exists() and target.with_suffix(".sym").exists():
+            return target
+        try:
+            symbol = compile_library(target, cc)
+        except Exception:  # (no compiler, no numba, or numba or LLVM refusing: a cache step, never an answer)
+            return None
+        target.with_suffix(".sym").write_text(symbol)
+        old = sorted(target.parent.glob("sightline-*.so"), key=lambda p: p.stat().st_mtime)[:-KEEP]
+        for so in old:  # (earlier sources' libraries)
+            for p in (so, so.with_suffix(".sym")):
+                p.unlink(missing_ok=True)
     return target
 
 
