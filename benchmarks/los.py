@@ -11,6 +11,8 @@ and 20 buildings. It times the bake and the load (Embree scenes and the plan gri
   cached bases, bodies or ends) and again with the same stands;
 * ``check_many`` on the same pairs in one call: per pair;
 * the plain reference trace (every sightline in full, nothing skipped), for scale;
+* the resident memory of a fresh process with ``rubber_plantation``'s table loaded, line of sight
+  compiled ahead of time (``game.world.sightline_native``), by numba, and in plain Python;
 * Panda3D's ``CollisionTraverser`` + ``CollisionSegment`` as a peer, first hits only (less work than a
   line-of-sight answer), tuned as /work/shared/MEASURED.md did and further: ``bounds-type best``, the
   same ground, building and canopy triangles as ``CollisionPolygon`` solids in a spatial hierarchy
@@ -19,7 +21,7 @@ and 20 buildings. It times the bake and the load (Embree scenes and the plan gri
 
 One core: run it with ``OMP_NUM_THREADS=1``; every Embree query here is a single-threaded call.
 
-    PYTHONPATH=. python benchmarks/los.py [--n 20000] [--singles 2000] [--stands 500] [--panda 2000]
+    PYTHONPATH=. python benchmarks/los.py [--n 20000] [--singles 2000] [--stands 500] [--panda 2000] [--memory 1]
 """
 
 from __future__ import annotations
