@@ -72,3 +72,13 @@ def test_los_check_reports_the_smoke():  # OBC-39; DD-5.34: the ruleset's los.ch
     out = OBC.line_of_sight(g, "allied", "ldr", [20, 30])
     assert out["visible"] is False and out["limit"] == "smoke" and out["clause"] == "DD-5.34"
     assert OBC.line_of_sight(g, "allied", "ldr", [30, 30])["visible"] is True
+
+
+def test_a_cloud_does_not_name_the_mortar_that_laid_it():  # OBC-39; DESIGN §6: the mortar fires unseen
+    g = game(smoky("south"), "insurgent")
+    activate(g, "vc")
+    g.dice.force([1])
+    g.act("insurgent", {"type": "fire", "man": "v", "at": [20, 20], "smoke": True})
+    (cloud,) = g.view("allied")["smoke"]
+    assert "v" not in cloud["id"].split("_") and cloud["id"] == "smoke_1_1"
+    assert all("v" not in str(e.get("id", "")).split("_") for e in g.events if e["type"] == "smoke")

@@ -49,9 +49,10 @@ class Smoke:
         s, b = self.state, self.t.bombs
         ang = math.radians(s.wind)
         end = (round(at[0] + b.smoke_drift * math.cos(ang), 3), round(at[1] + b.smoke_drift * math.sin(ang), 3))
-        cloud = {"id": f"smoke_{m.id}_{s.turn}", "from": [round(at[0], 3), round(at[1], 3)], "to": list(end),
+        n = 1 + sum(1 for c in s.smoke if c["turn"] == s.turn)  # named by the turn, never by the hidden firer
+        cloud = {"id": f"smoke_{s.turn}_{n}", "from": [round(at[0], 3), round(at[1], 3)], "to": list(end),
                  "width": b.square, "squad": m.squad, "turn": s.turn}
-        s.smoke = [c for c in s.smoke if c["id"] != cloud["id"]] + [cloud]
+        s.smoke.append(cloud)
         self.emit({"type": "smoke", **{k: cloud[k] for k in ("id", "from", "to", "width")}, "clause": "OBC-39",
                    "text": f"smoke from ({at[0]:.1f}, {at[1]:.1f}) drifts {b.smoke_drift:g}\" downwind"})
 
