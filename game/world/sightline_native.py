@@ -98,8 +98,9 @@ def path() -> Path:
 
 def build(cc: str = "cc") -> Path | None:
     """Build this machine's library (imports numba; about as long as compiling the numba path). None
-    where it cannot be built (no C compiler, or the code would not compile ahead of time): the numba path
-    answers then."""
+    where it cannot be built (no C compiler ``cc``, or the code would not compile ahead of time): the numba
+    path answers then. A failure is remembered for these sources (``.failed`` beside the library, its
+    reason inside; delete it to try again), so each process does not try again."""
     try:
         return _build(cc)
     except OSError:  # (a read-only cache, no locks: the numba path answers)
@@ -108,8 +109,12 @@ def build(cc: str = "cc") -> Path | None:
 
 def _build(cc: str) -> Path | None:
     import fcntl
+    import shutil
 
     target = path()
+    failed = target.with_suffix(".failed")
+    if shutil.which(cc) is None or failed.exists():  # (tried once for these sources: not again each process)
+        return None
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target.parent / "build.lock", "w") as lock:
         try:  # one process builds at a time (test workers start together); the others keep to numba
@@ -120,12 +125,13 @@ def _build(cc: str) -> Path | None:
             return target
         try:
             symbol = compile_library(target, cc)
-        except Exception:  # (no compiler, no numba, or numba or LLVM refusing: a cache step, never an answer)
+        except Exception as exc:  # (numba, LLVM or the linker refusing: a cache step, never an answer)
+            failed.write_text(f"{type(exc).__name__}: {exc}\n")
             return None
         target.with_suffix(".sym").write_text(symbol)
         old = sorted(target.parent.glob("sightline-*.so"), key=lambda p: p.stat().st_mtime)[:-KEEP]
         for so in old:  # (earlier sources' libraries)
-            for p in (so, so.with_suffix(".sym")):
+            for p in (so, so.with_suffix(".sym"), so.with_suffix(".failed")):
                 p.unlink(missing_ok=True)
     return target
 
