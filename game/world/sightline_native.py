@@ -294,7 +294,6 @@ class Caller:
               distance: float, early: bool) -> np.ndarray:
         if Qc is not self._qc:
             self._conditions(Qc)
-        self.frame[FR_ROWS] = 0
         _ARGS.pack_into(self._buf, FR_ARGS * 8, ex, ey, ez, tx, ty, tz, distance, 1.0 if early else 0.0)
         self._fn(self._frame, self._args)
         return self.out
