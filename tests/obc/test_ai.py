@@ -59,3 +59,10 @@ def test_the_carrier_puts_him_aboard_and_the_chopper_flies_him_off():  # OBC-42,
     assert act["type"] == "move" and act["to"][1] == 0.0 and act["height"] == 12.0  # off the south edge
     g.act("allied", act)
     assert g.state.men["d"].evacuated and g.score("allied")["left_behind"] == 0
+
+
+def test_a_chopper_on_call_is_off_the_table_in_its_sides_view():  # OBC-49: the table draws what is on it
+    g = game(table([man("ldr", [10, 10])], [man("v", [40, 45])], extra=[dustoff([20, 0], 12, True)]))
+    (v,) = [v for v in g.view("allied")["vehicles"] if v["id"] == "hd"]
+    assert v["on_table"] is False
+    assert not any(v["id"] == "hd" for v in g.view("insurgent")["vehicles"])

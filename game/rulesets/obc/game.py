@@ -329,7 +329,7 @@ class ObcGame(Record, Command, Evac, Smoke, Acts, Harm):
                  "height": v.height, "status": v.status}
             if mine:
                 d.update({"squad": v.squad, "crew": list(v.crew), "passengers": list(v.passengers), "hits": v.hits,
-                          "moved": v.moved, "capacity": v.capacity})
+                          "moved": v.moved, "capacity": v.capacity, "on_table": v.squad not in s.reserves})
             vehicles.append(d)
         sc = self.scenario
         squads = [{"id": q.id, "side": q.side, "name": q.name, "kind": q.kind, "leader": q.leader,
