@@ -24,6 +24,8 @@ import threading
 from abc import ABC, abstractmethod
 from typing import Any, Self
 
+import orjson
+
 
 class EngineError(Exception):
     """The engine answered with a JSON-RPC error."""
@@ -102,8 +104,8 @@ class _LineClient(ABC):
             rid = self._next
             answer = self._exchange(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}))
         try:
-            msg = json.loads(answer)
-        except json.JSONDecodeError as exc:
+            msg = orjson.loads(answer)  # strict JSON, a fraction of the standard library's time
+        except json.JSONDecodeError as exc:  # orjson's error is one
             raise EngineError(-32700, f"the engine sent a line that is not JSON: {answer[:200]!r}") from exc
         if msg.get("id") != rid:
             raise EngineError(-32600, f"the engine answered request {msg.get('id')!r}, expected {rid}")

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
+
+import orjson
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -111,8 +114,30 @@ def parse(line: bytes | str) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """A response line: strict JSON (never NaN), compact."""
+    """A response line: strict JSON (never NaN: ValueError), compact. Written by orjson (a fraction of
+    the time for a view); orjson writes a NaN or an infinity as ``null``, so an answer with a ``null``
+    in it is read back and must equal what was asked for, else the standard library writes it (and
+    refuses the NaN). Text past ASCII is escaped as the standard library escapes it."""
+    try:
+        out = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATACLASS)
+    except TypeError:  # a key that is not a string, an integer past 64 bits, an object: the slow way
+        pass
+    else:
+        if b"null" not in out or orjson.loads(out) == value:
+            return out.decode() if out.isascii() else _NON_ASCII.sub(_escape, out.decode())
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _escape(m: re.Match) -> str:
+    """A character past ASCII as JSON's ``\\u`` escape (a pair of them past the BMP): the wire is ASCII."""
+    n = ord(m.group())
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000
+    return f"\\u{0xD800 | (n >> 10):04x}\\u{0xDC00 | (n & 0x3FF):04x}"
 
 
 # -- action fields -------------------------------------------------------------------------------

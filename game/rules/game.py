@@ -285,7 +285,21 @@ def vehicle_moves(g: Game, el: Element, mode: str) -> bool:
 
 
 def action_types() -> tuple[str, ...]:
-    return CORE_ACTIONS + tuple(sorted(ACTION_KINDS)) + tuple(sorted(SIDE_ACTIONS))
+    return _registered()[0]
+
+
+def _registered() -> tuple[tuple[str, ...], list[tuple[str, ActionKind]]]:
+    """(every action type, the element action kinds in a stable order whatever the import order), made
+    again when a chapter registers a kind (kinds are only ever added)."""
+    global _KINDS
+    if _KINDS[0] != (len(ACTION_KINDS), len(SIDE_ACTIONS)):
+        _KINDS = ((len(ACTION_KINDS), len(SIDE_ACTIONS)),
+                  (CORE_ACTIONS + tuple(sorted(ACTION_KINDS)) + tuple(sorted(SIDE_ACTIONS)),
+                   sorted(ACTION_KINDS.items())))
+    return _KINDS[1]
+
+
+_KINDS: tuple = ((-1, -1), ((), []))
 
 
 class Game:
@@ -491,7 +505,7 @@ class Game:
         if memo is not None and "conditions" in memo:
             return memo["conditions"]
         key = self.sight_key()
-        if self._conditions is None or self._conditions[0] != key:
+        if self._conditions is None or (self._conditions[0] is not key and self._conditions[0] != key):
             weather, time_of_day, smoke, burnt, lit, hulls, turn = key
             self._conditions = (key, Conditions(weather=weather, time_of_day=time_of_day, smoke=smoke,
                                                 illuminated=lit, burnt=burnt, hulls=hulls, turn=turn))
@@ -725,7 +739,7 @@ class Game:
                          "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
         acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
                      "label": f"{el.name}: Hold / Conceal ({price})"})
-        for _, kind in sorted(ACTION_KINDS.items()):  # a stable order, whatever the import order
+        for _, kind in _registered()[1]:  # a stable order, whatever the import order
             if kind.is_move and el.move_actions >= self.book.turn.max_move_actions:
                 continue
             acts.extend(kind.offers(self, el, common, price))

@@ -235,7 +235,8 @@ class GameState(Tracked):
         return "insurgent" if side == "allied" else "allied"
 
     def living(self, element: Element) -> list[Stand]:
-        return [self.stands[s] for s in element.stands if self.stands[s].alive]
+        stands = self.stands
+        return [st for st in map(stands.__getitem__, element.stands) if st.alive]
 
     def on_table(self, element: Element) -> bool:
         return not element.hidden and bool(self.living(element))
