@@ -35,6 +35,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from game.world.sightline_layout import (
@@ -152,6 +153,19 @@ def _embree(typingctx, fn, scene, ray):
         builder.call(f, [builder.inttoptr(args[1], i8p), builder.inttoptr(args[2], i8p), ir.Constant(i8p, None)])
         return context.get_dummy_value()
     return types.void(fn, scene, ray), codegen
+
+
+@intrinsic
+def _prefetch(typingctx, addr):
+    """Ask the CPU to bring the memory at ``addr`` into the cache (no effect on any value)."""
+    def codegen(context, builder, signature, args):
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [builder.inttoptr(args[0], i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+    return types.void(addr), codegen
 
 
 @_jit
@@ -780,8 +794,12 @@ def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, 
     R = _ray_buffer(S)
     W = _workspace(H, S)
     n = eyes.shape[0]
+    cells = F.ctypes.data + 8 * H[H_CELL]
     for k in range(n):
         i = order[k] if order.shape[0] == n else k
+        if k + 1 < n:  # the next sightline's ends' grid cells, fetched while this one is cast
+            _prefetch(cells + 8 * CELL * _cell(F, H, eyes[k + 1, 0], eyes[k + 1, 1]))
+            _prefetch(cells + 8 * CELL * _cell(F, H, targets[k + 1, 0], targets[k + 1, 1]))
         _sight(F, N, H, P, Qc, R, W, eyes[k, 0], eyes[k, 1], eyes[k, 2], targets[k, 0], targets[k, 1], targets[k, 2],
                distance[k], early, clear, out[i])
 
