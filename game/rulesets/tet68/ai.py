@@ -33,7 +33,7 @@ from shapely.geometry import Point, Polygon
 HEADINGS = 16
 REACH = (1.0, 2.0, 3.0, 4.5, 6.0, 8.5)
 SNAP = 0.06
-CAUTION = 0.4
+CAUTION = 0.6
 """Inches of way a figure gives up to be seen by one exposure level less of one enemy it sees."""
 PRESS = 3
 """Turns before the end from which the Allies spare themselves no longer (``CAUTION`` 0): the houses must be
