@@ -1881,8 +1881,8 @@ def _compiled(los: TableLOS) -> tuple | None:
     """The table packed for the compiled path (``game.world.sightline_layout.pack``), or None where it
     cannot run (no direct Embree path; neither the library built ahead of time nor numba), and then the
     Python path answers. ``DINKYDAU_COMPILED_LOS``: 0 the Python path; numba the numba path (not the
-    library); anything else the library where built (``game.world.sightline_native``), else numba, which
-    then builds the library for the processes after it (``DINKYDAU_SIGHTLINE_BUILD=0``: not)."""
+    library); anything else the library where built (``game.world.sightline_native``), else numba, while
+    a process of its own builds the library for the processes after (``DINKYDAU_SIGHTLINE_BUILD=0``: not)."""
     global _kernel
     mode = os.environ.get("DINKYDAU_COMPILED_LOS", "1")
     if mode == "0":
@@ -1899,7 +1899,7 @@ def _compiled(los: TableLOS) -> tuple | None:
                 return None
             _kernel = sightline
             if mode != "numba" and os.environ.get("DINKYDAU_SIGHTLINE_BUILD", "1") != "0":
-                sightline_native.build()  # once per machine and source: the next process loads it
+                sightline_native.build_later()  # once per machine and source: the processes after load it
     return _sl.pack(los, {"open": OPEN_LIMIT, "bonus": ELEVATION_BONUS, "elevated": ELEVATED, "eye": EYE_HEIGHT,
                           "solid_clearance": SOLID_CLEARANCE, "q": Q, "step": STEP, "kill": KILL_PLAN,
                           "z_margin": Z_MARGIN, "max_hits": MAX_HITS})

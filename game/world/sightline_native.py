@@ -96,18 +96,37 @@ def path() -> Path:
     return _cache() / f"sightline-{digest()}.so"
 
 
-def build(cc: str = "cc") -> Path | None:
+def build(cc: str = "cc", wait: bool = False) -> Path | None:
     """Build this machine's library (imports numba; about as long as compiling the numba path). None
     where it cannot be built (no C compiler ``cc``, or the code would not compile ahead of time): the numba
     path answers then. A failure is remembered for these sources (``.failed`` beside the library, its
-    reason inside; delete it to try again), so each process does not try again."""
+    reason inside; delete it to try again), so each process does not try again. ``wait``: while another
+    process builds it, wait for that one (else give up at once)."""
     try:
-        return _build(cc)
+        return _build(cc, wait)
     except OSError:  # (a read-only cache, no locks: the numba path answers)
         return None
 
 
-def _build(cc: str) -> Path | None:
+def build_later() -> None:
+    """:func:`build` in a process of its own, not waited for (the caller answers through numba meanwhile,
+    and the processes after it load the library): a build takes numba's compile and more, seconds to
+    a minute on a loaded machine, too long to keep a game waiting."""
+    import subprocess
+    import sys
+
+    target = path()
+    if target.exists() or target.with_suffix(".failed").exists():
+        return
+    try:
+        subprocess.Popen([sys.executable, "-m", "game.world.sightline_native"], cwd=Path(__file__).resolve().parents[2],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
+    except OSError:
+        pass
+
+
+def _build(cc: str, wait: bool) -> Path | None:
     import fcntl
     import shutil
 
@@ -118,7 +137,7 @@ def _build(cc: str) -> Path | None:
     target.parent.mkdir(parents=True, exist_ok=True)
     with open(target.parent / "build.lock", "w") as lock:
         try:  # one process builds at a time (test workers start together); the others keep to numba
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(lock, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             return None
         if target.exists() and target.with_suffix(".sym").exists():
@@ -321,3 +340,6 @@ class Caller:
         finally:
             fr[FR_ROWS] = 0
 
+
+if __name__ == "__main__":  # (build_later)
+    build()
