@@ -1,5 +1,5 @@
-"""The rules coverage report: which Dinky Dau clauses the code cites, which the tests cite, which are
-declared out of scope, and which are missing. ``make rules-coverage`` runs it.
+"""The rules coverage report: which clauses (Dinky Dau's, and the TUN, TET and OBC documents') the code
+cites, which the tests cite, which are declared out of scope, and which are missing. ``make rules-coverage`` runs it.
 
     .venv/bin/python tools/rules_coverage.py              # print the report, write docs/rules-coverage.md
     .venv/bin/python tools/rules_coverage.py --check      # exit 1 if docs/rules-coverage.md is stale
@@ -29,8 +29,8 @@ if str(ROOT) not in sys.path:
 from game.clauses import Clauses, OutOfScope, chapter_key, load_clauses, load_out_of_scope  # noqa: E402
 
 DOC = ROOT / "docs" / "rules-coverage.md"
-FOCUS = ("1", "2", "3", "4", "5", "6", "7", "9A", "9B", "10", "TUN")
-FOCUS_LABEL = "chapters 1–7, 9A, 9B and 10 and the Tunnel Warfare module"
+FOCUS = ("1", "2", "3", "4", "5", "6", "7", "9A", "9B", "10", "TUN", "TET", "OBC")
+FOCUS_LABEL = "chapters 1–7, 9A, 9B and 10, the Tunnel Warfare module, Tet '68 and The One Brain-Cell rules"
 """The chapters that must be complete (no clause missing); the others in clauses.toml (8) are reported as well."""
 
 CODE = ("game", (".py", ".toml"))
@@ -203,7 +203,7 @@ def coverage() -> Coverage:
 
 # -- the document ----------------------------------------------------------------------------------
 HEADER = """\
-# Rules coverage: Dinky Dau chapters {chapters}
+# Rules coverage: Dinky Dau chapters and rule documents {chapters}
 
 **Generated** from the code by `make rules-coverage` (`.venv/bin/python tools/rules_coverage.py`): do
 not edit by hand; regenerate it after changing a citation. tests/test_rules_coverage.py fails when it
