@@ -65,6 +65,10 @@ CACHE = Path(__file__).resolve().parents[2] / ".cache" / "sightline"
 KEEP = 4
 """Libraries kept in the cache (the newest: a checkout moving between versions does not rebuild at once)."""
 _ARGS = struct.Struct("<8d")
+_BATCH = struct.Struct("<10q")
+"""A batch's slots of the frame, FR_ROWS to FR_CLEAR."""
+SMALL = 64
+"""Batches of up to this many rows (and no order) go through the caller's own buffers."""
 _entry: ctypes._CFuncPtr | None = None  # type: ignore[name-defined]
 _tried = False
 
@@ -303,6 +307,8 @@ class Caller:
         self._frame = fr.ctypes.data
         self._args = self._frame + FR_ARGS * 8
         self._qc: np.ndarray | None = None
+        self._small: tuple | None = None
+        self._small_at: tuple = ()
 
     def _conditions(self, Qc: np.ndarray) -> None:
         if Qc is not self._qc:
@@ -322,23 +328,34 @@ class Caller:
         n = len(eyes)
         if not n:
             return
-        for a, dtype in ((eyes, np.float64), (targets, np.float64), (distance, np.float64), (order, np.int64),
-                         (out, np.float64)):
-            if a.dtype != dtype or not a.flags.c_contiguous:
-                raise TypeError("a compiled batch takes C-contiguous float64 rows and an int64 order")
-        assert eyes.shape == targets.shape == (n, 3) and distance.shape == (n,) and out.shape[0] == n
-        assert out.shape[1] == len(self.out) and len(order) in (0, n)
+        if n > SMALL or len(order):
+            for a, dtype in ((eyes, np.float64), (targets, np.float64), (distance, np.float64), (order, np.int64),
+                             (out, np.float64)):
+                if a.dtype != dtype or not a.flags.c_contiguous:
+                    raise TypeError("a compiled batch takes C-contiguous float64 rows and an int64 order")
+            if not (eyes.shape == targets.shape == (n, 3) and distance.shape == (n,) and len(order) in (0, n)
+                    and out.shape == (n, len(self.out))):
+                raise ValueError("a compiled batch's arrays do not match")
+            where = (eyes.ctypes.data, targets.ctypes.data, distance.ctypes.data, order.ctypes.data, len(order),
+                     out.ctypes.data)
+            into = None
+        else:  # a few rows (a stand check's twelve): copied through buffers made once, whose addresses are known
+            if self._small is None:
+                self._small = (np.empty((SMALL, 3)), np.empty((SMALL, 3)), np.empty(SMALL),
+                               np.empty((SMALL, len(self.out))))
+                e, t, d, o = self._small
+                self._small_at = (e.ctypes.data, t.ctypes.data, d.ctypes.data, 0, 0, o.ctypes.data)
+            e, t, d, into = self._small
+            e[:n], t[:n], d[:n] = eyes, targets, distance
+            where = self._small_at
         self._conditions(Qc)
-        fr = self.frame
-        fr[FR_ROWS], fr[FR_EYES], fr[FR_TARGETS], fr[FR_DIST] = n, eyes.ctypes.data, targets.ctypes.data, \
-            distance.ctypes.data
-        fr[FR_ORDER], fr[FR_NORDER], fr[FR_MANY], fr[FR_WIDTH] = order.ctypes.data, len(order), out.ctypes.data, \
-            out.shape[1]
-        fr[FR_EARLY], fr[FR_CLEAR] = int(early), int(clear)
+        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, len(self.out), int(early), int(clear))
         try:
             self._fn(self._frame, self._args)
         finally:
-            fr[FR_ROWS] = 0
+            self.frame[FR_ROWS] = 0
+        if into is not None:
+            out[:n] = into[:n]
 
 
 if __name__ == "__main__":  # (build_later)
