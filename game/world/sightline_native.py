@@ -2,13 +2,14 @@
 the project's cache, called through ``ctypes``, so that a process that answers line of sight never
 imports numba (numba and LLVM cost a process about 100 MB; the engine must stay under 150 MB).
 
-``python -m game.warm`` (``make``), or the first process that finds none, builds the library once per
-machine and source (:func:`build`, :func:`compile_library`: numba compiles the C entry :func:`_c_entry`
-around ``game.world.sightline``'s code, LLVM emits it position independent, the C compiler links it with
-the few helpers numba's error paths name). Its name
-carries a digest of the sightline sources, the numba and llvmlite versions and the CPU, so a change to any
-of them finds no library and the numba path answers until the next warm. The answers are the same either
-way: the same code, compiled by the same LLVM for the same CPU (``tests/world/test_sightline.py``).
+``python -m game.warm`` (``make``) builds the library once per machine and source (:func:`build`,
+:func:`compile_library`: numba compiles the C entry :func:`_c_entry` around ``game.world.sightline``'s
+code, LLVM emits it position independent, the C compiler links it with the few helpers numba's error
+paths name). Its name carries a digest of the sightline sources (and this module's build code), the numba
+and llvmlite versions and the CPU, so a change to any of them finds no library: that process answers
+through numba and starts a build in a process of its own (:func:`build_later`) for the processes after
+it. The answers are the same either way: the same code, compiled by the same LLVM for the same CPU
+(``tests/world/test_sightline.py`` holds the two together bit for bit).
 
 ``DINKYDAU_COMPILED_LOS=numba`` keeps to the numba path; ``=0`` to the plain Python path.
 
