@@ -237,12 +237,12 @@ _LATER = ("canopy_inches", "cutoff", "limit", "blocker", "clause", "reason", "ex
 
 
 def _deferred(visible: bool, fraction: float, distance: float, make: tuple) -> LosResult:
-    """A :class:`LosResult` with its answer (visible, fraction, distance) in hand and the rest of its
-    evidence (``_LATER``) from ``make[0](*make[1:])`` (a full answer with the same three), made when one
-    of those is first read: wording the evidence costs as much as the compiled sightline, and the computer
-    reads the answer alone. It equals, prints, copies and pickles as the full answer."""
+    """A :class:`LosResult` with its answer (visible, fraction rounded to 4 places, distance) in hand and
+    the rest of its evidence (``_LATER``) from ``make[0](*make[1:])`` (a full answer with the same three),
+    made when one of those is first read: wording the evidence costs as much as the compiled sightline,
+    and the computer reads the answer alone. It equals, prints, copies and pickles as the full answer."""
     r = object.__new__(LosResult)
-    object.__setattr__(r, "__dict__", {"visible": visible, "fraction": round(fraction, 4), "distance": distance,
+    object.__setattr__(r, "__dict__", {"visible": visible, "fraction": fraction, "distance": distance,
                                        "_later": make})
     return r
 
@@ -1560,7 +1560,7 @@ class TableLOS:
         if self._fast is not None and not conditions.burnt:  # the evidence made when first read (_deferred)
             v = self._sight_fast(e, t, conditions)
             visible = v[_sl.O_VIS] != 0.0
-            return _deferred(visible, float(visible), v[_sl.O_DIST], (self._evidence, v, e, conditions))
+            return _deferred(visible, 1.0 if visible else 0.0, v[_sl.O_DIST], (self._evidence, v, e, conditions))
         s = self._sight(e, t, conditions)
         return self._result(s, float(s.visible))
 
@@ -1731,7 +1731,7 @@ class TableLOS:
         """The answer for the sightline ``s`` (the share ``fraction`` of a stand's sightlines clear), its
         evidence made when first read (:func:`_deferred`; :meth:`_full_result`)."""
         assert s.complete, "evidence of a sightline the batched trace dropped"
-        return _deferred(s.visible and fraction > 0, fraction, s.distance, (self._full_result, s, fraction))
+        return _deferred(s.visible and fraction > 0, round(fraction, 4), s.distance, (self._full_result, s, fraction))
 
     def _full_result(self, s: Sight, fraction: float) -> LosResult:
         inches = {c: v for c, v in zip(self.classes, s.inches, strict=True) if v > 0} if s.inches is not self._zeros else {}
