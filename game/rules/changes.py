@@ -88,25 +88,28 @@ def _same_items(old: Any, new: Any) -> bool:
 _EXACT = {int, str, bool, type(None)}
 _PLAIN = {int, str, bool, float, type(None), tuple}
 _MISSING = object()
+_SCALAR_HINTS = {"str", "int", "float", "bool", "str | None", "int | None", "float | None"}
 
 
 def _write(self: Any, own: int, name: str, value: Any) -> None:
     d = self.__dict__
-    if _same(d.get(name, _MISSING), value):
+    old = d.get(name, _MISSING)
+    if old is value or _same(old, value):
         return
-    parts = field_parts(type(self))
+    cls = self.__class__
+    parts = _parts[cls] if cls in _parts else field_parts(cls)
     part = own if parts is None else parts.get(name, TABLE)
     if _journal is not None:
         _note(self, dict(d))
     versions[part] += 1
-    object.__setattr__(self, name, track(value, part))
+    object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, part))
 
 
 def tracked_setattr(self: Any, name: str, value: Any) -> None:
     """``__setattr__`` of the state's own records (:class:`Tracked`: their part in a slot)."""
     own = self._tpart
     if own is None:  # not in a state: nothing to count; containers are tracked for when it is
-        object.__setattr__(self, name, track(value, None))
+        object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, None))
     else:
         _write(self, own, name, value)
 
@@ -135,24 +138,51 @@ def _own(obj: Any) -> int | None:
 class Tracked:
     """Base of the state's dataclasses: every field set goes through :func:`tracked_setattr`; the
     record's part, once it is in a state, is in the slot ``_tpart`` (out of its ``__dict__``, which
-    copies of a stand are made from)."""
+    copies of a stand are made from). Decorate the dataclass with :func:`tracked`."""
 
     __slots__ = (PART,)
     __setattr__ = tracked_setattr
     __delattr__ = tracked_delattr
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        obj = object.__new__(cls)
-        object.__setattr__(obj, PART, None)
-        return obj
 
     def __setstate__(self, state: Any) -> None:
         """Pickle and copy: the fields as they were, straight in (no write to count)."""
         d, slots = state if isinstance(state, tuple) else (state, None)
         if d:
             self.__dict__.update(d)
+        object.__setattr__(self, PART, None)
         for k, v in (slots or {}).items():
             object.__setattr__(self, k, v)
+
+
+def tracked(cls: type) -> type:
+    """Give a :class:`Tracked` dataclass an ``__init__`` that writes its fields straight in (a record
+    being built is in no state: nothing to count, its lists and dicts made tracked ones), as fast as the
+    dataclass's own: a stand is built for every placement a rule tries."""
+    args, body = [], [f"    object.__setattr__(self, {PART!r}, None)", "    d = self.__dict__"]
+    scope: dict[str, Any] = {"_MISSING": dataclasses.MISSING, "_PLAIN": _PLAIN, "_track": track}
+    for f in dataclasses.fields(cls):
+        if not f.init or f.kw_only:
+            raise TypeError(f"{cls.__name__}.{f.name}: a tracked record takes every field as an argument")
+        if f.default is not dataclasses.MISSING:
+            scope[f"_d_{f.name}"] = f.default
+            args.append(f"{f.name}=_d_{f.name}")
+        elif f.default_factory is not dataclasses.MISSING:
+            scope[f"_f_{f.name}"] = f.default_factory
+            args.append(f"{f.name}=_MISSING")
+            body.append(f"    if {f.name} is _MISSING: {f.name} = _f_{f.name}()")
+        else:
+            args.append(f.name)
+        if str(f.type) in _SCALAR_HINTS:  # a str, a number, a flag: stored as given
+            body.append(f"    d[{f.name!r}] = {f.name}")
+        else:
+            body.append(f"    d[{f.name!r}] = {f.name} if {f.name}.__class__ in _PLAIN else _track({f.name}, None)")
+    if hasattr(cls, "__post_init__"):
+        body.append("    self.__post_init__()")
+    exec(f"def __init__(self, {', '.join(args)}):\n" + "\n".join(body), scope)  # noqa: S102
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+    return cls
 
 
 def track(value: Any, part: int | None) -> Any:

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from game.rules.changes import REST, Tracked, attach
+from game.rules.changes import REST, Tracked, attach, tracked
 from game.rules.data import Rulebook
 from game.rules.scenario import Scenario
 from game.world.features import base_bounds, base_rectangle
 
 
+@tracked
 @dataclass
 class Stand(Tracked):
     """One base on the table (DD-1.5): never split, losses shown by markers."""
@@ -39,6 +40,7 @@ class Stand(Tracked):
     alive: bool = True
 
 
+@tracked
 @dataclass
 class Element(Tracked):
     """A tactical element: a squad, an HQ, a weapon team (DD-1.11, DD-2.5)."""
@@ -85,6 +87,7 @@ class Element(Tracked):
         return self.blind is not None or self.reserve
 
 
+@tracked
 @dataclass
 class SideState(Tracked):
     id: str
@@ -96,6 +99,7 @@ class SideState(Tracked):
     tunnel_entrances: int = 0
 
 
+@tracked
 @dataclass
 class Blind(Tracked):
     """A conventional Blind on the table (DD-4.7): its contents are hidden from the other side."""
@@ -120,6 +124,7 @@ class Blind(Tracked):
     """A Stealth Blind (LRRP, SEAL, MACV-SOG, DD-4.34): scenario marking, shown to its owner."""
 
 
+@tracked
 @dataclass
 class Token(Tracked):
     """A casualty token on the table (DD-5.11, DD-6.1; C-19): where a stand fell."""
@@ -136,6 +141,7 @@ class Token(Tracked):
     """A KIA token lifted out by the Dustoff: it scores 0 and its -3 stands (C-02)."""
 
 
+@tracked
 @dataclass
 class Clock(Tracked):
     """A clock on the table (DD-2.2, DD-8.7): a d6 beside a marker, dropping by 1 at the start of each
@@ -163,6 +169,7 @@ class Clock(Tracked):
         return {k: v for k, v in dataclasses.asdict(self).items() if v not in (None, False) and k != "ref"}
 
 
+@tracked
 @dataclass
 class TerrainChange(Tracked):
     """A change to the table made in play (DD chapter 8): a crater left by a heavy shell (G-01 T12c) or
@@ -178,6 +185,7 @@ class TerrainChange(Tracked):
     clause: str
 
 
+@tracked
 @dataclass
 class GameState(Tracked):
     scenario_id: str
