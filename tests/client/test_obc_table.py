@@ -57,7 +57,7 @@ def where_the_view_says(app):
         if m.get("aboard"):
             assert m["id"] not in pieces.figures, m["id"]  # aboard: inside the Huey, not on the table
     for v in app.view["vehicles"]:
-        if v.get("status") in ("gone", "left"):
+        if v.get("status") in ("gone", "left") or not v.get("on_table", True):  # (a chopper on call, OBC-49)
             continue
         p = pieces.chopper_pos(v["id"])
         assert p is not None, v["id"]

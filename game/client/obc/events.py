@@ -27,7 +27,7 @@ from game.client.tet import events as tet
 
 HANDLERS: dict[str, Handler] = {}
 LOG_ONLY = frozenset({"game_over", "activate", "hold", "orders", "rule", "radio", "arrival", "carry", "evacuated",
-                      "embus", "debus"})
+                      "embus", "debus", "load", "wind", "smoke", "smoke_clears", "retreat"})
 """Nothing to show on the table beyond what the next view puts there: the log says it."""
 SQUARE = (1.0, 0.55, 0.15, 1)
 SCATTER = (1.0, 0.82, 0.35, 1)
