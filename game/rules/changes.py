@@ -9,10 +9,14 @@ tracked in turn. Whatever writes to the state, a rule or a test by hand, moves o
 listing cache (``Game.legal_actions``) knows the state is as it was without imaging it: the counters
 and the state object are the same.
 
+A plain list or dict is copied as it goes in, so a rule that stores one and then changes it must
+change it through the state (``st.calls.append``), not through the list it stored; every rule does.
+A write that changes nothing (the same value, the same items) moves no counter.
+
 A record or container counts only once it is in a state ("attached", with its part): a stand built
-to try a placement, an order being filled in, a copy of a view moves nothing. Counters are shared by
-every game in the process (a change to one game makes the others' listings be made again: never
-stale, only slower).
+to try a placement or an order being filled in moves nothing (a copy of a state, pickled or deep-
+copied, counts like the state). Counters are shared by every game in the process (a change to one
+game makes the others' listings be made again: never stale, only slower).
 
 While a :class:`Journal` is open, the first write to each tracked object keeps what the object held
 before it; :meth:`Journal.undo` writes that back (``game.engine.session``: an unexpected fault in a
