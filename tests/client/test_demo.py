@@ -51,7 +51,7 @@ def test_demo_offscreen_command_advances_and_cycles(warm_cache):
     real_engine_or_skip()
     # one scenario (its table baked once a run, conftest.warm_cache): the command's loop, not the bakes, is timed
     code = ("import sys; from game.client.app import main; sys.exit(main(['--demo', 'village_sweep', '--offscreen', "
-            "'--frames', '300', '--size', '320x180', '--no-shadows', '--pace', '0', '--max-game-minutes', '0.04', "
+            "'--frames', '300', '--size', '160x90', '--no-shadows', '--pace', '0', '--max-game-minutes', '0.04', "
             "'--seed', '5']))")
     env = dict(os.environ, DINKYDAU_CACHE=str(warm_cache))
     r = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120, env=env)
