@@ -6,7 +6,8 @@ a landing comes down and a lift-off climbs, and ``left`` flies it off upward; a 
 "to hit") is tracers from the firer's eye to the target, past him on a miss; an ``MG burst`` is a stream of
 tracers into its square (the event's ``at`` and ``square``: 3" for the MG), lit on the ground; a mortar or
 blooper bomb's ``scatter`` draws the line from the aim to where it landed, and its ``blast`` a flash and its
-1" square (``square``) with dirt thrown up; a casualty drops a man (dead, or disabled) or shows his state
+1" square (``square``) with dirt thrown up, and a smoke round's ``smoke`` billows along its drift (the next
+view stands the cloud there); a casualty drops a man (dead, or disabled) or shows his state
 (pinned, stunned); morale outcomes and flight are words over him; a chopper hit flashes, one destroyed
 burns; turns are banners. Each handler reads the event and the table only; it decides no rule.
 
@@ -27,10 +28,12 @@ from game.client.tet import events as tet
 
 HANDLERS: dict[str, Handler] = {}
 LOG_ONLY = frozenset({"game_over", "activate", "hold", "orders", "rule", "radio", "arrival", "carry", "evacuated",
-                      "embus", "debus", "load", "wind", "smoke", "smoke_clears", "retreat"})
+                      "embus", "debus", "load", "wind", "smoke_clears", "retreat"})
 """Nothing to show on the table beyond what the next view puts there: the log says it."""
 SQUARE = (1.0, 0.55, 0.15, 1)
 SCATTER = (1.0, 0.82, 0.35, 1)
+SMOKE = (0.86, 0.87, 0.84, 1)
+"""A mortar's smoke (OBC-39): white-grey, as the smoke model on the table."""
 
 
 handles = registrar(HANDLERS)
@@ -259,3 +262,18 @@ def on_turn(stage: Stage, ev: dict) -> Beat:
     show = getattr(stage.scene, "banner", None)
     return Beat(Func(show, f"TURN {ev.get('turn', '?')} OF {ev.get('turns', '?')}", (1.0, 0.82, 0.35, 1))
                 if show is not None else None, 0.2)
+
+
+@handles("smoke")
+def on_smoke(stage: Stage, ev: dict) -> Beat | None:
+    """OBC-39: a smoke round's cloud billows from where it landed along its drift downwind."""
+    if not ev.get("from") or not ev.get("to"):
+        return None
+    from game.client.obc.figures import cloud_puffs
+
+    parts = []
+    for k, (x, y, r) in enumerate(cloud_puffs(ev)):
+        spec = fx.BurstSpec("puff", count=6, spawn=0.4, life=(1.6, 2.6), speed=(0.3, 0.9), up=(0.1, 0.4),
+                            size=(0.6 * r, 1.4 * r), offset=0.4 * r, color=SMOKE, drag=1.2, rise=0.2, fade_in=0.15)
+        parts.append(fx.burst(stage.root, stage.ground(x, y, 0.2), spec, stage.rng, delay=0.08 * k))
+    return Beat(Parallel(*parts), 0.5) if parts else None

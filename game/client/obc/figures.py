@@ -11,6 +11,10 @@ A chopper is ``models/uh1c_gunship.glb`` (``uh1_dustoff.glb`` where the view nam
 ``height_at(x, y) + height``, turned to its ``facing``, a dark disc on the ground under it (wider and fainter
 the higher it flies) and a thin line down to it while airborne.
 
+Mortar smoke (OBC-39) stands where the view's ``smoke`` clouds are: Dinky Dau's smoke model every half
+square along each cloud, from where the round landed to its downwind end, half-transparent, as wide as the
+cloud; a cloud the view no longer lists is taken off.
+
 What it leaves out: moving them (events.py animates, the view then puts them), and every rule.
 """
 
@@ -69,6 +73,14 @@ def tab_of(m: dict) -> str | None:
     return None
 
 
+def cloud_puffs(c: dict) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of the puffs that draw a smoke cloud of the view: every half width from its ``from`` to
+    its ``to`` (the engine's own cloud; a drawing, not a rule)."""
+    (x0, y0), (x1, y1), w = c["from"][:2], c["to"][:2], float(c.get("width", 1.0))
+    n = max(1, math.ceil(math.dist((x0, y0), (x1, y1)) / (w / 2)))
+    return [(x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n, w / 2) for k in range(n + 1)]
+
+
 class ObcFigures(TetFigures):
     """The men of the last view (see the module docstring); what the app asks of a scene's pieces."""
 
@@ -80,6 +92,7 @@ class ObcFigures(TetFigures):
         self.vehicles: dict[str, dict] = {}
         self.tabs: dict[str, p3d.NodePath] = {}
         self.squad_marks = self.root.attach_new_node("squad")
+        self.clouds: dict[str, p3d.NodePath] = {}
 
     def apply_view(self, view: dict) -> None:
         men = [m for m in view.get("men") or [] if m.get("on_table", True) and not m.get("aboard")
@@ -96,6 +109,7 @@ class ObcFigures(TetFigures):
                        float(self.elements[fid]["facing"]))
         self._tabs()
         self._choppers(view.get("vehicles") or [])
+        self._smoke(view.get("smoke") or [])
         self._labels()
 
     def place(self, fid: str, x: float, y: float, facing: float) -> None:
@@ -144,6 +158,32 @@ class ObcFigures(TetFigures):
                              float(v.get("facing", 90.0)))
             node = self.choppers[vid][0]
             node.set_color_scale((0.35, 0.33, 0.3, 1) if v.get("status") == "destroyed" else (1, 1, 1, 1))
+
+    def _smoke(self, clouds: list[dict]) -> None:
+        """The view's smoke clouds (OBC-39) on the table; those it no longer lists, off."""
+        here = {c["id"]: c for c in clouds}
+        for gone in [k for k in self.clouds if k not in here]:
+            self.clouds.pop(gone).remove_node()
+        for cid, c in here.items():
+            if cid not in self.clouds:
+                self.clouds[cid] = self._make_cloud(c)
+
+    def _make_cloud(self, c: dict) -> p3d.NodePath:
+        node = self.root.attach_new_node(f"smoke-{c['id']}")
+        node.set_tag("smoke", c["id"])
+        for x, y, r in cloud_puffs(c):
+            puff = node.attach_new_node("puff")
+            puff.set_pos(x, y, self.height_at(x, y))
+            if self.library is not None and self.library.has("smoke"):
+                self.library.instance("smoke", puff)
+            else:
+                geom.disc("smoke", 1.0, (0.85, 0.85, 0.82, 1)).reparent_to(puff)
+            puff.set_scale(r)
+        node.set_transparency(p3d.TransparencyAttrib.M_alpha)
+        node.set_alpha_scale(0.6)
+        node.set_bin("transparent", 10)
+        node.set_depth_write(False)
+        return node
 
     def _make_chopper(self, v: dict):
         node = self.root.attach_new_node(f"chopper-{v['id']}")
