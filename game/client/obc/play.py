@@ -15,8 +15,9 @@ from game.client.hud import SIDE_INK
 from game.client.obc.words import names_of, preview_text, target_text
 from game.client.tet.play import TetPlay
 
-SENT = ("type", "man", "vehicle", "squad", "blind", "smoke")
-"""What of an offer goes back with the action; the rest describes it (its params are filled in)."""
+SENT = ("type", "man", "vehicle", "squad", "blind", "smoke", "target")
+"""What of an offer goes back with the action (a carry's ``target``: the disabled man it picks up, OBC-42); the
+rest describes it (its params are filled in, a shot's target among them)."""
 
 
 def height_words(h: float, now: float | None) -> str:
