@@ -7,6 +7,7 @@ assigns the elements and refuses a bad team with the field and the reason, shown
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import panda3d.core as p3d
@@ -37,6 +38,16 @@ SOLO = "Solo against the computer"
 """The solo button of a ruleset other than Dinky Dau: the Jungle Ghost (DD chapter 10) is Dinky Dau's own."""
 TEAM = "Ames, Brody, Cruz"
 THREATS = [(1, "Threat 1: light contact"), (2, "Threat 2: determined enemy"), (3, "Threat 3: main force")]
+
+
+def side_names(scenario: dict | None) -> dict[str, str]:
+    """What the scenario calls each side (``engine.hello``'s ``sides``), its head only ("2nd Platoon, C
+    Company, 3/47th Infantry (Riverine)" is "2nd Platoon": the two buttons stand side by side), or Allied and
+    Insurgent."""
+    given = (scenario or {}).get("sides") or {}
+    heads = {side: re.sub(r"\s*\([^)]*\)", "", str(given.get(side) or "")).split(",")[0].strip()
+             for side in ("allied", "insurgent")}
+    return {side: head or side.capitalize() for side, head in heads.items()}
 
 
 def modes_for(scenario: dict | None, coop: bool) -> list[tuple[str, str]]:
@@ -109,8 +120,9 @@ class TitleMenu:
                              fg=DIM, align=p3d.TextNode.A_center)
             self.widgets.append(t)
         y = min(y, -0.05) - 0.05
+        names = side_names(self.scenarios[self.choice["scenario"]] if self.scenarios else None)
         for k, side in enumerate(("allied", "insurgent")):
-            self._button(f"Command the {side.capitalize()}", (-0.55 + 0.62 * k, 0, y),
+            self._button(f"Command the {names[side]}", (-0.45 + 0.9 * k, 0, y),
                          lambda s=side: self._set("side", s), self.choice["side"] == side)
         y -= 0.11
         coop, options = takes(self.hello, self.scenarios[self.choice["scenario"]] if self.scenarios else None)

@@ -81,7 +81,8 @@ class Ruleset(ABC):
 
     @abstractmethod
     def describe(self, scenario: Any) -> dict:
-        """The scenario's row in ``engine.hello``: id, title, briefing, source, table, turns."""
+        """The scenario's row in ``engine.hello``: id, title, briefing, source, table, turns, and ``sides``: each
+        side's id and the scenario's name for it (what a menu calls it: "Command the US Marines")."""
         ...
 
     def action_fields(self) -> dict[str, str] | None:
@@ -186,7 +187,7 @@ class OfferRuleset(Ruleset):
 
     def describe(self, sc: Any) -> dict:
         return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
+                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns, "sides": dict(sc.sides)}
 
     def ai_step(self, game: Any, side: str) -> tuple[dict | None, list[dict], int | None]:
         """The computer's choice among the offers (``choose``), carried out; the ``ai`` stream is untouched

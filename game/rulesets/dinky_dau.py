@@ -28,7 +28,8 @@ class DinkyDau(Ruleset):
 
     def describe(self, sc: Any) -> dict:
         return {"id": sc.id, "title": sc.title, "briefing": sc.briefing, "source": sc.source,
-                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns}
+                "table": {"width": sc.width, "height": sc.height}, "turns": sc.turns,
+                "sides": {sid: side.name for sid, side in sc.sides.items()}}
 
     # -- games -----------------------------------------------------------------------------------------
     def options(self, params: dict) -> dict:

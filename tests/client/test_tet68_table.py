@@ -333,3 +333,16 @@ def test_the_opening_rolls_caption_says_what_was_rolled():  # TET-5, TET-6: each
     sentences = [caption_parts(e)[0] for e in events]
     assert sentences[0].startswith("PFC Flores rolls Initiative ") and sentences[1].startswith(
         "PFC Flores rolls Weapon Skill ")
+
+
+def test_the_title_menu_names_each_side_as_its_scenario_does():  # engine.hello's scenario rows (docs/protocol.md)
+    from game.client.menu import side_names
+    from game.engine.client import InProcessEngine
+
+    by_id = {s["id"]: s for s in InProcessEngine().call("engine.hello")["scenarios"]}
+    assert by_id["hue_street"]["sides"] == {"allied": "US Marines", "insurgent": "VC and NVA"}
+    assert side_names(by_id["hue_street"]) == {"allied": "US Marines", "insurgent": "VC and NVA"}
+    assert by_id["canal_assault"]["sides"]["allied"] == "2nd Platoon, C Company, 3/47th Infantry (Riverine)"
+    assert side_names(by_id["canal_assault"])["allied"] == "2nd Platoon"  # the head: two buttons side by side
+    assert side_names(by_id["cu_chi"])["insurgent"] == "The Jungle Ghost"
+    assert side_names({"id": "x"}) == {"allied": "Allied", "insurgent": "Insurgent"}  # an engine that says nothing
