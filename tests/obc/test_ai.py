@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from game.rulesets.obc import ai
 from tests.obc.test_rules import activate, game, man, table
 
@@ -66,3 +68,20 @@ def test_a_chopper_on_call_is_off_the_table_in_its_sides_view():  # OBC-49: the 
     (v,) = [v for v in g.view("allied")["vehicles"] if v["id"] == "hd"]
     assert v["on_table"] is False
     assert not any(v["id"] == "hd" for v in g.view("insurgent")["vehicles"])
+
+
+def _mortar_table(supports: str | None) -> dict:
+    mortars = {"id": "mortars", "side": "allied", "name": "Mortar section", "kind": "mortar", "order": "Support 1st",
+               "aim": {"kind": "support", "at": [24, 24], "radius": 4}, "leader": "mo", "authority": 5,
+               "men": [man("mo", [40, 4], "mortar60")], **({"supports": supports} if supports else {})}
+    cluster = [man(f"c{k}", [20 + 0.8 * k, 32]) for k in range(3)]  # three together, 15" and more from the squad
+    return table([man("ldr", [36, 20])], [man("lone", [36, 28]), *cluster], extra=[mortars])
+
+
+@pytest.mark.parametrize(("supports", "aim"), [("us", [36, 28]), (None, [20.8, 32])])
+def test_a_mortar_engages_the_opponents_of_the_squad_it_supports(supports, aim):  # OBC-48
+    g = game(_mortar_table(supports))
+    activate(g, "mortars")
+    mo = g.state.men["mo"]
+    assert {"lone", "c0", "c1", "c2"} <= set(g.sees("allied"))
+    assert ai._bomb_point(g, "allied", mo, [6.0, 48.0]) == aim  # the lone man 8" from the squad, else the cluster

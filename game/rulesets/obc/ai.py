@@ -7,7 +7,9 @@ need and chance) and asks ``preview`` whether a move is allowed and how far it m
 * ``take``: each man fires at the target he most likely hurts if he has one; the others advance toward the
   objective (running while no enemy is seen and it is still far), lying down once the enemy is in sight.
 * ``hold``: each man fires at the best target, or holds where he is.
-* ``support`` (a mortar): a bomb on the seen enemy with the most men round him; otherwise it holds.
+* ``support`` (a mortar): a bomb on the seen enemy with the most men round him; otherwise it holds. A mortar
+  that supports a squad (OBC-48: the scenario's ``supports``) engages that squad's opponents: the enemies
+  within ``OPPONENTS`` of its men, when any is in reach, before any other.
 * ``evac`` (a chopper called by radio, OBC-49): fly in at 12" and set down on clear ground in its area, as
   near its side's disabled men as the engine allows, wait there while they are carried to it, and fly them
   off its own edge when none is left on the way (or in the last turn); it moves after the infantry while it
@@ -32,6 +34,9 @@ MEAN = {"2d6": 7.0, "1d6": 3.5, "half_d6": 2.0, "5+": 1 / 3, "6+": 1 / 6, "-": 0
 ORDER = {"chopper": 0, "lorry": 0, "apc": 0, "tank": 0, "mortar": 1, "infantry": 2}
 WAITING = 3
 """An evac chopper on the ground moves after the infantry (``ORDER``)."""
+OPPONENTS = 12.0
+"""Inches from a man of the squad a mortar supports within which an enemy is that squad's opponent (OBC-48;
+a rifle's long range, engine reading of its own)."""
 NEAR = 6.0
 """A man leaves the fight to carry a disabled friend only this close to where he would take him (two moves at
 a carrier's half speed): the rest fight on (engine reading of its own)."""
@@ -138,8 +143,22 @@ def _crowded(game, m, to) -> bool:
 def _bomb_point(game, side: str, m, rng: list[float]) -> list[float] | None:
     s = game.state
     seen = [s.men[x] for x in game.sees(side) if x in s.men and s.men[x].able and s.men[x].aboard is None]
+    best = _bomb_among(game, side, m, rng, seen, _opponents(game, m, seen))
+    return best if best is not None else _bomb_among(game, side, m, rng, seen, seen)
+
+
+def _opponents(game, m, seen: list) -> list:
+    """The seen enemies who are the opponents of the squad ``m``'s squad supports (OBC-48), if any."""
+    q = game.state.squads.get(m.squad)
+    friends = [y for y in game.state.men.values() if q is not None and q.supports and y.squad == q.supports
+               and y.able and y.aboard is None]
+    return [x for x in seen if any(math.dist((x.x, x.y), (y.x, y.y)) <= OPPONENTS for y in friends)]
+
+
+def _bomb_among(game, side: str, m, rng: list[float], seen: list, aims: list) -> list[float] | None:
+    """The aim among ``aims`` with the most seen enemies round him, in range, where the engine allows."""
     best, score = None, 0
-    for x in seen:
+    for x in aims:
         d = game.fire_range(m, x.x, x.y)
         if not rng[0] <= d <= rng[1]:
             continue
