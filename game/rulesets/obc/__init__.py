@@ -1,5 +1,6 @@
-"""The One Brain-Cell Vietnam rules (the 002 seed: OBC-1 - OBC-51, G-42, C-33, C-34) behind the ruleset seam:
-squads move one at a time, each man rolls his own dice, and choppers fly at a height marked on the base.
+"""The One Brain-Cell Vietnam rules (the 002 seed: OBC-2 - OBC-51, G-42, C-33, C-34; the preamble's beer and
+pretzels are flavour) behind the ruleset seam: squads move one at a time, each man rolls his own dice, and
+choppers fly at a height marked on the base.
 
 Modules: ``tables`` (``data/obc.toml``), ``dice`` (the d6 against a need, ½d6, the scatter die), ``firing``
 and ``morale`` (the rules as pure functions), ``state`` (men, vehicles, squads), ``sight`` (line of sight
