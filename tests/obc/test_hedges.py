@@ -76,3 +76,11 @@ def test_a_move_is_paid_at_the_ground_on_top():  # OBC-3: a field laid over a pa
                  Feature(id="lz", type="open", polygon=((10, 5), (30, 5), (30, 15), (10, 15)))])
     assert movement.man_move(T, gr, (12, 10), (18, 10)).going == "country"  # on the field
     assert movement.man_move(T, gr, (12, 10), (12, 16)).going == "rough"  # off it into the paddy
+
+
+@pytest.mark.parametrize(("hedges", "y"), [([], 4.0), ([{**BUND, "path": [[0, 8], [48, 8]]}], 6.0)])
+def test_a_man_who_flees_pays_for_the_hedge_on_his_way(hedges, y):  # OBC-45, OBC-4
+    g = game(table([man("ldr", [20, 20]), man("a", [24, 10])], [man("v", [40, 45])], hedges))
+    a = g.state.men["a"]
+    g._outcome(a, "blind_panic")  # toward the nearest edge (the south): 6" across the open, less 2" for the dyke
+    assert (a.x, a.y) == (24, y) and a.fleeing

@@ -172,15 +172,23 @@ class Harm:
                           self.shown_to(m, self.other_side(m.side)))
 
     def _toward(self, m: Man, goal: tuple[float, float], stop: float) -> tuple[float, float]:
+        """Where a man a morale outcome moves (OBC-45) ends: straight toward ``goal`` as far as his move goes
+        over the going, a hedge or low wall on the way costing its 2" as any move's does (OBC-4)."""
         a = (m.x, m.y)
         d = math.dist(a, goal)
-        going = movement.going_of(self.t, self.ground, a, goal)
-        reach, _ = movement.man_allowance(self.t, going if going != "impassable" else "rough", wounded=m.wounds > 0,
-                                          one_crew=False, run=False, carrying=0, entering=False)
-        step = max(0.0, min(reach, d - stop))
-        if d < 1e-9 or step <= 0:
+        if d < 1e-9:
             return a
-        return (round(a[0] + (goal[0] - a[0]) * step / d, 3), round(a[1] + (goal[1] - a[1]) * step / d, 3))
+        going = movement.going_of(self.t, self.ground, a, goal)
+
+        def end(hedges: int) -> tuple[float, float]:
+            reach, _ = movement.man_allowance(self.t, going if going != "impassable" else "rough",
+                                              wounded=m.wounds > 0, one_crew=False, run=False, carrying=0,
+                                              entering=False, hedges=hedges)
+            step = max(0.0, min(reach, d - stop))
+            return (round(a[0] + (goal[0] - a[0]) * step / d, 3), round(a[1] + (goal[1] - a[1]) * step / d, 3))
+
+        free = end(0)
+        return end(len(self.ground.hedges_crossed(a, free))) if free != a else a
 
     def _nearest_cover(self, m: Man) -> tuple[float, float] | None:
         if self.cover_at(m.x, m.y) != "none":
