@@ -11,6 +11,7 @@ Every value, cost and chance comes from the engine; nothing here decides a rule.
 
 from __future__ import annotations
 
+from game.client import geom
 from game.client.hud import SIDE_INK
 from game.client.obc.words import names_of, preview_text, target_text
 from game.client.tet.play import TetPlay
@@ -107,6 +108,35 @@ class ObcPlay(TetPlay):
             self.app.hud.set_prompt(f"{label}: choose the {name}   Esc: cancel")
             return
         super().next_param()
+
+    def _final(self) -> None:
+        """An offer that says where the man will go (a retreat out of command, OBC-17) shows that way and waits
+        for Confirm; the others as the composer sends them."""
+        p = self.pending
+        path = p["offer"].get("path") if p is not None else None
+        if not path:
+            super()._final()
+            return
+        p["final"] = self._action(p["offer"], p["values"])
+        self._draw_path(path)
+        inches = sum(((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(path, path[1:], strict=False))
+        why = ", ".join(str(d.get("name")) for d in p["offer"].get("deductions") or [] if d.get("name"))
+        self._confirm_menu(p["offer"].get("label") or p["offer"]["type"],
+                           f'{inches:.1f}" toward the table edge' + (f" ({why})" if why else "")
+                           + f'\n[{p["offer"].get("clause", "")}]', {"legal": True}, None)
+
+    def _draw_path(self, path: list) -> None:
+        """The way an offer says a man will go (a retreat out of command, OBC-17: to where it ends, toward the
+        table edge), drawn on the ground while the player confirms it."""
+        height_at = self.app.scene.table.height_at
+        pts = [(float(x), float(y), height_at(float(x), float(y)) + 0.15) for x, y in path]
+        line = geom.lines("way", [pts], (1.0, 0.82, 0.35, 0.9), 3.0)
+        line.reparent_to(self.app.scene.overlays)
+        end = pts[-1]
+        ring = geom.lines("way-end", [geom.circle_points(end[0], end[1], 0.5, end[2], 32)], (1.0, 0.82, 0.35, 0.9),
+                          3.0)
+        ring.reparent_to(self.app.scene.overlays)
+        self.nodes += [line, ring]
 
     def confirm(self) -> bool:
         p = self.pending
