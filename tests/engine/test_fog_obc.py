@@ -27,7 +27,8 @@ from game.engine.client import EngineError, InProcessEngine
 from game.rules.scenario import SCENARIO_DIR
 from game.rulesets.obc import sight
 from game.rulesets.obc.scenario import build
-from tests.engine.test_fog import check_numbering, fill, made_up, unnamed
+from tests.engine import fog_rulesets as fog
+from tests.engine.test_fog import check_numbering, fill, made_up
 from tests.engine.test_fog_tet68 import merge
 from tests.obc.test_engine import seen_by
 
@@ -87,25 +88,11 @@ def secrets(ref: dict, known: dict, side: str) -> dict:
 def scan(msg: Any, side: str, secret: dict, where: str) -> None:
     """Fail on a hidden enemy's id or place, or on an enemy man's record, in a message sent to ``side``."""
 
-    def walk(x: Any, path: str) -> None:
-        if isinstance(x, dict):
-            for k, v in x.items():
-                assert k not in secret["ids"], f"{where}: hidden id {k!r} as a key at {path}"
-                walk(v, f"{path}.{k}")
-            if x.get("id") in secret["enemy"] and "side" in x:
-                assert not set(RECORD) & set(x), f"{where}: an enemy man's record at {path}: {x}"
-            xy = (x.get("x"), x.get("y"))
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy):
-                assert (round(xy[0], 3), round(xy[1], 3)) not in secret["positions"], f"{where}: hidden place {xy}"
-        elif isinstance(x, list):
-            if len(x) in (2, 3) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
-                assert (round(x[0], 3), round(x[1], 3)) not in secret["positions"], f"{where}: hidden place {x} at {path}"
-            for i, v in enumerate(x):
-                walk(v, f"{path}[{i}]")
-        elif isinstance(x, str):
-            assert x not in secret["ids"], f"{where}: hidden id {x!r} at {path}"
+    def record(x: dict, path: str) -> None:
+        if x.get("id") in secret["enemy"] and "side" in x:
+            assert not set(RECORD) & set(x), f"{where}: an enemy man's record at {path}: {x}"
 
-    walk(msg, "")
+    fog.scan(msg, secret, where, record)
 
 
 def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random) -> None:
@@ -118,30 +105,11 @@ def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random
     mine = [m for m in ref["men"] if m["side"] == side and m["status"] == "ok" and m["on_table"]]
     me = mine[0]["id"] if mine else "nobody"
     at = [mine[0]["x"], mine[0]["y"]] if mine else [1.0, 1.0]
-    for template in ({"type": "move", "man": "\0", "to": at}, {"type": "fire", "man": me, "target": "\0"},
-                     {"type": "grenade", "man": me, "into": "\0"}, {"type": "carry", "man": me, "target": "\0"},
-                     {"type": "move", "vehicle": "\0", "to": at}, {"type": "retreat", "man": "\0"}):
-        for method in ("game.act", "game.preview"):
-            if method == "game.preview" and template["type"] not in ("move", "fire"):
-                continue
-            got = []
-            for ident in (hidden, fake):
-                try:
-                    call(method, game=gid, side=side, action={k: ident if v == "\0" else v for k, v in template.items()})
-                except EngineError as exc:
-                    got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
-                else:
-                    raise AssertionError(f"{method} {template['type']} with {ident!r} was not refused")
-            assert got[0] == got[1], f"{method} {template['type']}: {got}"
-            scan(got[0], side, secret, f"refusal of {template['type']}")
-    if mine:
-        got = []
-        for ident in (hidden, fake):
-            try:
-                call("los.check", game=gid, side=side, **{"from": me, "to": ident})
-            except EngineError as exc:
-                got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
-        assert len(got) == 2 and got[0] == got[1], got
+    templates = [{"type": "move", "man": "\0", "to": at}, {"type": "fire", "man": me, "target": "\0"},
+                 {"type": "grenade", "man": me, "into": "\0"}, {"type": "carry", "man": me, "target": "\0"},
+                 {"type": "move", "vehicle": "\0", "to": at}, {"type": "retreat", "man": "\0"}]
+    fog.refused_alike(call, gid, side, hidden, fake, templates, ("move", "fire"),
+                      lambda got, where: scan(got, side, secret, where), me)
 
 
 def concrete(offer: dict, view: dict, rng: random.Random) -> dict:

@@ -22,7 +22,8 @@ from typing import Any
 
 from game.engine.client import EngineError, InProcessEngine
 from game.rules.scenario import SCENARIO_DIR
-from tests.engine.test_fog import check_numbering, fill, made_up, unnamed
+from tests.engine import fog_rulesets as fog
+from tests.engine.test_fog import check_numbering, fill, made_up
 from tests.tet68.test_game import seen_by
 
 SIDES = ("allied", "insurgent")
@@ -72,32 +73,18 @@ def merge(a: dict, b: dict) -> dict:
 def scan(msg: Any, side: str, secret: dict, where: str) -> None:
     """Fail on a hidden enemy's id or place, or on an enemy's roster, in a message sent to ``side``."""
 
-    def walk(x: Any, path: str) -> None:
-        if isinstance(x, dict):
-            for k, v in x.items():
-                assert k not in secret["ids"], f"{where}: hidden id {k!r} as a key at {path}"
-                walk(v, f"{path}.{k}")
-            if x.get("id") in secret["enemy"] and "side" in x:
-                assert not set(ROSTER) & set(x), f"{where}: an enemy's roster at {path}: {x}"
-            if x.get("type") == "wound" and x.get("figure") in secret["enemy"]:
-                assert "initiative" not in x, f"{where}: an enemy's Initiative left at {path}: {x}"
-            if x.get("type") == "roll" and x.get("figure") in secret["enemy"]:
-                assert x.get("purpose") not in ("Initiative", "Weapon Skill"), f"{where}: an enemy's statistics"
-            if x.get("type") == "roll" and x.get("firer") in secret["enemy"]:
-                assert all(m.get("value") is None for m in x.get("modifiers", ()) if m.get("clause") == "TET-6"), \
-                    f"{where}: an enemy's Weapon Skill at {path}: {x}"
-            xy = (x.get("x"), x.get("y"))
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy):
-                assert (round(xy[0], 3), round(xy[1], 3)) not in secret["positions"], f"{where}: hidden place {xy}"
-        elif isinstance(x, list):
-            if len(x) in (2, 3) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
-                assert (round(x[0], 3), round(x[1], 3)) not in secret["positions"], f"{where}: hidden place {x} at {path}"
-            for i, v in enumerate(x):
-                walk(v, f"{path}[{i}]")
-        elif isinstance(x, str):
-            assert x not in secret["ids"], f"{where}: hidden id {x!r} at {path}"
+    def roster(x: dict, path: str) -> None:
+        if x.get("id") in secret["enemy"] and "side" in x:
+            assert not set(ROSTER) & set(x), f"{where}: an enemy's roster at {path}: {x}"
+        if x.get("type") == "wound" and x.get("figure") in secret["enemy"]:
+            assert "initiative" not in x, f"{where}: an enemy's Initiative left at {path}: {x}"
+        if x.get("type") == "roll" and x.get("figure") in secret["enemy"]:
+            assert x.get("purpose") not in ("Initiative", "Weapon Skill"), f"{where}: an enemy's statistics"
+        if x.get("type") == "roll" and x.get("firer") in secret["enemy"]:
+            assert all(m.get("value") is None for m in x.get("modifiers", ()) if m.get("clause") == "TET-6"), \
+                f"{where}: an enemy's Weapon Skill at {path}: {x}"
 
-    walk(msg, "")
+    fog.scan(msg, secret, where, roster)
 
 
 def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random) -> None:
@@ -109,27 +96,11 @@ def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random
     mine = [f for f in ref["figures"] if f["side"] == side and f["alive"]]
     me = mine[0]["id"] if mine else "nobody"
     at = [mine[0]["x"], mine[0]["y"]] if mine else [1.0, 1.0]
-    for template in ({"type": "move", "figure": "\0", "to": at}, {"type": "charge", "figure": me, "target": "\0"},
-                     {"type": "fire", "figure": me, "target": "\0"}, {"type": "snap_fire", "figure": "\0"},
-                     {"type": "grenade", "figure": "\0", "at": at}):
-        for method in ("game.act", "game.preview"):
-            got = []
-            for ident in (hidden, fake):
-                try:
-                    call(method, game=gid, side=side, action={k: ident if v == "\0" else v for k, v in template.items()})
-                except EngineError as exc:
-                    got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
-                else:
-                    raise AssertionError(f"{method} {template['type']} with {ident!r} was not refused")
-            assert got[0] == got[1], f"{method} {template['type']}: {got}"
-            scan(got[0], side, secret, f"refusal of {template['type']}")
-    got = []
-    for ident in (hidden, fake):
-        try:
-            call("los.check", game=gid, side=side, **{"from": me, "to": ident})
-        except EngineError as exc:
-            got.append(unnamed({"message": exc.message, "data": exc.data}, ident))
-    assert len(got) == 2 and got[0] == got[1], got
+    templates = [{"type": "move", "figure": "\0", "to": at}, {"type": "charge", "figure": me, "target": "\0"},
+                 {"type": "fire", "figure": me, "target": "\0"}, {"type": "snap_fire", "figure": "\0"},
+                 {"type": "grenade", "figure": "\0", "at": at}]
+    fog.refused_alike(call, gid, side, hidden, fake, templates, ("move", "charge", "fire", "snap_fire", "grenade"),
+                      lambda got, where: scan(got, side, secret, where), me)
 
 
 def play(eng: InProcessEngine, rng: random.Random, raw: dict, seed: int, ai_insurgent: bool, actions: int,
