@@ -122,13 +122,21 @@ def _advance(game, side: str, q, m, offer: dict) -> dict | None:
     reach = offer["run_reach"] if run else offer["reach"]
     # a place beside the squad's line, so that the men do not end on one spot
     k = int(m.id[-1]) if m.id[-1].isdigit() else 0
-    for step in (reach, reach * 0.75, reach * 0.5, reach * 0.3):
-        f = min(1.0, step / d)
-        to = [round(m.x + (goal[0] - m.x) * f + 0.3 * ((k % 3) - 1), 2), round(m.y + (goal[1] - m.y) * f, 2)]
-        to = [min(max(to[0], 0.0), game.scenario.width), min(max(to[1], 0.0), game.scenario.height)]
-        act = {"type": "move", "man": m.id, "to": to, "run": run, "posture": posture}
+    def tries():
+        for step in (reach, reach * 0.75, reach * 0.5, reach * 0.3):
+            f = min(1.0, step / d)
+            to = [round(m.x + (goal[0] - m.x) * f + 0.3 * ((k % 3) - 1), 2), round(m.y + (goal[1] - m.y) * f, 2)]
+            to = [min(max(to[0], 0.0), game.scenario.width), min(max(to[1], 0.0), game.scenario.height)]
+            yield {"type": "move", "man": m.id, "to": to, "run": run, "posture": posture}
+
+    return _first_allowed(game, side, m, tries())
+
+
+def _first_allowed(game, side: str, m, moves) -> dict | None:
+    """The first of ``moves`` (longest first) the engine allows and no friend stands at."""
+    for act in moves:
         try:
-            if game.preview(side, act)["legal"] and not _crowded(game, m, to):
+            if game.preview(side, act)["legal"] and not _crowded(game, m, act["to"]):
                 return act
         except Exception:  # noqa: BLE001 - a refused preview: try shorter
             continue
@@ -253,16 +261,10 @@ def _toward(game, side: str, m, goal, reach: float, short: float) -> dict | None
     d = math.dist((m.x, m.y), goal) - short
     if d <= 0.05:
         return None
-    for step in (reach, reach * 0.75, reach * 0.5, reach * 0.25):
-        f = min(1.0, step / d) * d / (d + short)
-        to = [round(m.x + (goal[0] - m.x) * f, 3), round(m.y + (goal[1] - m.y) * f, 3)]
-        act = {"type": "move", "man": m.id, "to": to, "posture": "standing"}
-        try:
-            if game.preview(side, act)["legal"] and not _crowded(game, m, to):
-                return act
-        except Exception:  # noqa: BLE001 - a refused preview: try shorter
-            continue
-    return None
+    fractions = (min(1.0, step / d) * d / (d + short) for step in (reach, reach * 0.75, reach * 0.5, reach * 0.25))
+    return _first_allowed(game, side, m, ({"type": "move", "man": m.id,
+                                           "to": [round(m.x + (goal[0] - m.x) * f, 3), round(m.y + (goal[1] - m.y) * f, 3)],
+                                           "posture": "standing"} for f in fractions))
 
 
 def _evac_fly(game, q, v) -> dict | None:
