@@ -7,7 +7,7 @@ import pytest
 
 from game.rules.errors import IllegalAction
 from game.rulesets.obc import morale
-from tests.obc.test_rules import activate, game, man, table
+from tests.obc.test_rules import activate, game, man, rolls, table
 
 
 def out_of_command_game():
@@ -76,3 +76,16 @@ def test_out_of_command_adds_one_to_the_morale_effect():  # OBC-17, OBC-45
     g.dice.force([1, 4])
     effect, _ = morale.check(g.dice, g.t, g.state.men["a"], "first_fire", g.out_of_command(g.state.men["a"]))
     assert effect == "cover"  # 4: run for cover, in command
+
+
+@pytest.mark.parametrize(("ind_at", "hits"), [([30, 20], 6), ([10, 14], 7)])
+def test_an_mg_out_of_command_fires_one_hit_short(ind_at, hits):  # OBC-17, OBC-23
+    # "ind" acts on the ½d6: outside the leader's 6" zone he is out of command (-1 to all firing), inside not
+    us = [man("ldr", [10, 10]), man("a", [11, 10]), man("ind", ind_at, "mg"), man("far", [30, 8])]
+    vc = [man(f"v{k}", [ind_at[0] + k, ind_at[1] + 8]) for k in range(3)]
+    g = game(table(us, vc, authority=1))
+    activate(g, "us", independent_d6=1)
+    g.dice.force([3, 4] + [6] * 20)  # 8": short, standing: 2d6 = 7; every effect and check a 6
+    burst = rolls(g.act("allied", {"type": "fire", "man": "ind", "target": "v0"}), "MG burst")[0]
+    assert burst["entry"] == "2d6" and burst["result"] == hits
+    assert (hits == 6) == ({"name": "out of command", "value": -1, "clause": "OBC-17"} in burst["modifiers"])

@@ -401,7 +401,8 @@ class Acts:
 
     def _burst(self, side, m: Man, at, col: str, band: str, half: list[str], v: Vehicle | None, blind: bool) -> None:
         """OBC-23, OBC-26: one MG burst on the 3" square round the aim, the hits one per man, nearest first."""
-        hits, evs = firing.mg_burst(self.dice, self.t, m.id, band, col, half, m.name)
+        hits, evs = firing.mg_burst(self.dice, self.t, m.id, band, col, half, m.name,
+                                    out_of_command=m.aboard is None and self.out_of_command(m))
         for ev in evs:  # where the burst falls, for the table to draw (the square's side, OBC-23)
             self.emit({**ev, "at": [round(at[0], 2), round(at[1], 2)], "square": self.t.mg_rules.burst})
         if v is not None:

@@ -75,25 +75,31 @@ def mg_half(t: Tables, fleeting: bool, moved_half: bool, vehicle: str | None, ve
     return why
 
 
-def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[str], who: str = ""
-             ) -> tuple[int, list[dict]]:
+def mg_burst(dice: Dice, t: Tables, firer: str, band: str, col: str, half: list[str], who: str = "",
+             out_of_command: bool = False) -> tuple[int, list[dict]]:
     """OBC-23, OBC-24, OBC-26: the casualties (hits) of one burst: the total of the dice named, or one on a
-    single score; half effect rounds down, or -1 on a single score."""
+    single score; half effect rounds down, or -1 on a single score. A gunner out of command (OBC-17: -1 to
+    all firing) takes the -1 on a single score's roll, or one hit off the dice's total (engine reading: the
+    table's entries are hits, the -1 comes off them)."""
     entry = t.mg_entry(band, col)
     if entry == "-":
         return 0, []
-    mods = [mod(w, t.mg_rules.half_single, "OBC-24") for w in half[:1]] if entry.endswith("+") else []
+    command = [mod("out of command", t.rifle_mods.out_of_command, "OBC-17")] if out_of_command else []
     if entry.endswith("+"):
+        mods = [mod(w, t.mg_rules.half_single, "OBC-24") for w in half[:1]] + command
         ok, _, ev = test(dice, "MG burst", int(entry[0]), mods, "OBC-23; OBC-26", who or firer, firer=firer)
         ev.update({"band": band, "column": col, "entry": entry, "hits": int(ok)})
         return int(ok), [ev]
     value, rolls = total(dice, entry)
-    hits = value // 2 if half else value
+    halved = value // 2 if half else value
+    hits = max(0, halved + sum(c["value"] for c in command))
     return hits, [{"type": "roll", "purpose": "MG burst", "firer": firer, "dice": entry, "rolls": rolls,
-                   "modifiers": [mod(f"half effect: {w}", 0, "OBC-24") for w in half], "result": hits,
+                   "modifiers": [mod(f"half effect: {w}", 0, "OBC-24") for w in half] + command, "result": hits,
                    "band": band, "column": col, "entry": entry, "clause": "OBC-23; OBC-24; OBC-26",
                    "text": f"{who or firer}: MG burst, {entry} at {band} range against {col}: {value}"
-                           + (f", halved: {hits}" if half else "") + f" hit{'s' * (hits != 1)}"}]
+                           + (f", halved: {halved}" if half else "")
+                           + (f", {command[0]['value']:+d} out of command: {hits}" if command else "")
+                           + f" hit{'s' * (hits != 1)}"}]
 
 
 def allocate(hits: int, men: list[str], cap: int) -> list[str]:
