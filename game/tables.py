@@ -15,6 +15,7 @@ themselves, which live in the TOML files.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 import types
 import typing
@@ -74,12 +75,18 @@ def _items(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (list, tuple)) else [value]
 
 
+@functools.cache
+def field_types(cls: type) -> dict[str, Any]:
+    """A record class's resolved field types, once a class (``typing.get_type_hints`` is slow; read-only)."""
+    return typing.get_type_hints(cls)
+
+
 def build(cls: type, raw: Any, file: str, record: str) -> Any:
     """Build one frozen dataclass from a TOML table, strictly: known keys, required fields present,
     types (list elements included) and closed vocabularies checked."""
     if not isinstance(raw, dict):
         raise DataError(file, record, f"expected a table, got {type(raw).__name__}")
-    hints = typing.get_type_hints(cls)
+    hints = field_types(cls)
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(raw) - known)
     if unknown:

@@ -382,13 +382,11 @@ class Engine:
         scen = []
         by_ruleset: dict[str, list[str]] = {rs.id: [] for rs in rulesets.all_rulesets()}
         for sid in self.scenarios.ids():
-            try:
-                sc = self.scenarios.resolve(sid)
-            except ScenarioError:
+            row = self._scenario_row(sid)
+            if row is None:
                 continue
-            rs = rulesets.of_scenario(sc)
-            scen.append({**rs.describe(sc), "id": sid, "ruleset": rs.id})
-            by_ruleset[rs.id].append(sid)
+            scen.append(row)
+            by_ruleset[row["ruleset"]].append(sid)
         return {"name": "Dinky Dau 3D engine", "version": __version__, "protocol": PROTOCOL_VERSION,
                 "rulesets": [{"id": rs.id, "title": rs.title, "sides": list(rs.sides), "scenarios": by_ruleset[rs.id],
                               **rs.takes()} for rs in rulesets.all_rulesets()],
@@ -396,6 +394,31 @@ class Engine:
                 "limits": {"line_bytes": wire.MAX_LINE, "batch": wire.MAX_BATCH, "depth": wire.MAX_DEPTH,
                            "number_chars": wire.MAX_DIGITS, "games": self.limits.games,
                            "games_per_connection": self.limits.games_per_connection}}
+
+    def _scenario_row(self, sid: str) -> dict | None:
+        """A scenario folder's file as ``engine.hello`` lists it (None: it does not build), kept while the file
+        is unchanged (its path, size and modification time): building every scenario took most of a hello."""
+        path = self.scenarios.find(sid)
+        try:
+            st = path.stat() if path is not None else None
+        except OSError:
+            st = None
+        key = (sid, str(path), st.st_size, st.st_mtime_ns) if st is not None else None
+        rows = self.__dict__.setdefault("_hello_rows", {})
+        if key is not None and key in rows:
+            return copy.deepcopy(rows[key])
+        try:
+            sc = self.scenarios.resolve(sid)
+        except ScenarioError:
+            row = None
+        else:
+            rs = rulesets.of_scenario(sc)
+            row = {**rs.describe(sc), "id": sid, "ruleset": rs.id}
+        if key is not None:
+            for stale in [k for k in rows if k[0] == sid]:  # one row a scenario: the file as it is now
+                del rows[stale]
+            rows[key] = copy.deepcopy(row)
+        return row
 
     def game_new(self, params: dict, conn: Connection) -> dict:
         ref = params.get("scenario")

@@ -299,11 +299,11 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
 def build_dataclass(cls: type, raw: Any) -> Any:
     """A dataclass of ``cls`` from its ``dataclasses.asdict`` form, nested dataclasses (also inside
     ``X | None``, ``list[X]`` and ``dict[str, X]``) built again; unknown fields are an error."""
-    import typing
+    from game.tables import field_types
 
     if not isinstance(raw, dict):
         raise ValueError(f"{cls.__name__}: expected an object, got {type(raw).__name__}")
-    hints = typing.get_type_hints(cls)
+    hints = field_types(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     extra = sorted(set(raw) - names)
     if extra:

@@ -40,6 +40,34 @@ def test_hello(engine):
     assert set(dd["scenarios"]) == {s["id"] for s in h["scenarios"] if s["ruleset"] == "dinky_dau"}
 
 
+def test_hello_lists_a_scenario_file_as_it_is_now(tmp_path):
+    # the rows are kept between calls while a file is unchanged; a file changed, broken or removed is seen
+    import os
+    from pathlib import Path
+
+    from game.rules.scenario import SCENARIO_DIR
+
+    text = (Path(SCENARIO_DIR) / "village_sweep.toml").read_text()
+    mine = tmp_path / "my_sweep.toml"
+    mine.write_text(text.replace('title = "', 'title = "First ', 1))
+    e = Engine(save_dir=tmp_path / "saves", scenario_dirs=[tmp_path])
+
+    def title():
+        return {s["id"]: s for s in e.call("engine.hello", {})["scenarios"]}.get("my_sweep", {}).get("title")
+
+    first = title()
+    assert first.startswith("First ") and title() == first
+    e.call("engine.hello", {})["scenarios"][0]["title"] = "scribbled on"  # an answer is the caller's own
+    assert e.call("engine.hello", {})["scenarios"][0]["title"] != "scribbled on"
+    mine.write_text(text.replace('title = "', 'title = "Second ', 1))
+    os.utime(mine, ns=(mine.stat().st_atime_ns, mine.stat().st_mtime_ns + 10**9))
+    assert title().startswith("Second ")
+    mine.write_text("not [ toml")
+    assert title() is None  # a broken file is not listed
+    mine.unlink()
+    assert title() is None
+
+
 def test_new_view_actions_act(engine):
     r = new_game(engine)
     gid, view = r["game"], r["view"]
