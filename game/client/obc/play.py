@@ -164,32 +164,8 @@ class ObcPlay(TetPlay):
         clause = f"\n[{result.get('clause')}]" if result.get("clause") else f"\n[{p['offer'].get('clause', '')}]"
         self._confirm_menu(p["offer"].get("label") or a["type"], body + clause, result, big if big[0] else None)
 
-    def _ask_ghost(self) -> None:
-        """The engine's preview of the point under the mouse (a move's inches, a bomb's aim allowed)."""
-        p = self.pending
-        if self.asking or p is None or self.want is None or self.ghost is None or p["offer"].get("blind"):
-            return
-        at, self.want = self.want, None
-        name = p["todo"][0][0] if p["todo"] else "to"
-        action = action_of(p["offer"], {**p["values"], name: [round(at[0], 2), round(at[1], 2)]})
-        self.asking = True
-
-        def done(result):
-            self.asking = False
-            if self.ghost is not None and self.pending is p:
-                self.ghost.tell(result)
-                text = preview_text(result, names_of(self.app.view))[0]
-                self.app.hud.set_prompt(text.replace("\n", "  |  ") + "   click: here   Esc: cancel")
-                self._ask_ghost()
-
-        def failed(fault):
-            self.asking = False
-            if self.ghost is not None and self.pending is p:
-                self.ghost.tell({"legal": False})
-                self.app.hud.set_prompt(f"Not there: {getattr(fault, 'reason', fault)}   Esc: cancel")
-
-        self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
-                              self.app._cb(done), failed)
+    def _preview_words(self, result: dict) -> str:
+        return preview_text(result, names_of(self.app.view))[0]
 
     def aim_at(self, target: str) -> None:
         """Hovering a target: what the offer says of the shot at him (the engine's range, column and need)."""

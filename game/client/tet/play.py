@@ -320,29 +320,35 @@ class TetPlay:
             self._ask_ghost()
 
     def _ask_ghost(self) -> None:
+        """The engine's preview of the point under the mouse (a move's inches, an aim allowed), one at a time."""
         p = self.pending
-        if self.asking or p is None or self.want is None or self.ghost is None:
+        if self.asking or p is None or self.want is None or self.ghost is None or not self._previews(p["offer"]):
             return
         at, self.want = self.want, None
+        name = p["todo"][0][0] if p["todo"] else "to"
+        action = self._action(p["offer"], {**p["values"], name: [round(at[0], 2), round(at[1], 2)]})
         self.asking = True
-        action = action_of(p["offer"], {**p["values"], "to": [round(at[0], 2), round(at[1], 2)]})
 
         def done(result):
             self.asking = False
             if self.ghost is not None and self.pending is p:
                 self.ghost.tell(result)
-                text = preview_text(result, names_of(self.app.view))[0]
+                text = self._preview_words(result)
                 self.app.hud.set_prompt(text.replace("\n", "  |  ") + "   click: here   Esc: cancel")
                 self._ask_ghost()
 
         def failed(fault):
             self.asking = False
-            if self.ghost is not None:
+            if self.ghost is not None and self.pending is p:
                 self.ghost.tell({"legal": False})
                 self.app.hud.set_prompt(f"Not there: {getattr(fault, 'reason', fault)}   Esc: cancel")
 
         self.app.link.request("game.preview", {"game": self.app.game, "side": self.app.viewing, "action": action},
                               self.app._cb(done), failed)
+
+    def _preview_words(self, result: dict) -> str:
+        """A preview in this table's words (the ghost's prompt)."""
+        return preview_text(result, names_of(self.app.view))[0]
 
     def aim_at(self, target: str) -> None:
         """Aiming at ``target``: the engine's exposure shown on him before the shot is chosen."""
