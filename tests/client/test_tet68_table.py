@@ -12,6 +12,7 @@ import panda3d.core as p3d
 import pytest
 
 from game.client import presenter as pr
+from tools.tet_stills import fire_phase_save  # TET-7: hue_street at the Allies' first shot
 
 from .test_session import real_engine_or_skip
 
@@ -49,27 +50,6 @@ def figures_where_the_view_says(app):
         p = app.scene.pieces.position(f["id"])
         assert p is not None, f["id"]
         assert math.hypot(p.x - f["x"], p.y - f["y"]) < 1e-3, (f["id"], p, f["x"], f["y"])
-
-
-def fire_phase_save() -> dict:
-    """TET-7: a save of hue_street at the Allies' first shot, every Allied figure having held through the
-    move phase (played in process, then loaded into the client's engine process)."""
-    from game.engine.client import InProcessEngine
-
-    eng = InProcessEngine()
-    g = eng.call("game.new", scenario="hue_street", seed=3, players={"allied": "human", "insurgent": "ai"},
-                 side="allied")["game"]
-    for _ in range(80):
-        v = eng.call("game.view", game=g, side="allied")
-        if v["to_act"] != "allied":
-            eng.call("game.step", game=g, side="allied")
-            continue
-        acts = eng.call("game.actions", game=g, side="allied")["actions"]
-        if any(a["type"] == "snap_fire" for a in acts) or (v["phase"] == "fire" and any(a["type"] == "fire" for a in acts)):
-            return eng.call("game.save", game=g)["save"]
-        a = next(a for a in acts if a["type"] in ("hold", "pass"))  # a snap with nothing to fire: let it go
-        eng.call("game.act", game=g, side="allied", action={k: v for k, v in a.items() if k in ("type", "figure")})
-    raise AssertionError("no shot offered in 80 acts")
 
 
 def test_a_move_by_click_goes_through_the_engine_and_the_figure_stands_where_the_view_says(make_app):
