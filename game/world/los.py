@@ -1486,6 +1486,22 @@ class TableLOS:
                     distance: np.ndarray | None, early: bool) -> Trace:
         """:meth:`trace` through the compiled path: each row the answer of :meth:`_sight`."""
         sl = _sl
+        eyes, targets, out = self._rows_fast(eyes, targets, conditions, distance, early)
+        hulls = self._hulls(conditions)
+        wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
+        return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
+                     out[:, sl.O_INCHES:], out[:, sl.O_SOLID_T], out[:, sl.O_SOLID_P].astype(int),
+                     out[:, sl.O_SMOKE] != 0.0, out[:, sl.O_ABOVE_P].astype(int), out[:, sl.O_ABOVE_T], eyes,
+                     out[:, sl.O_UX:sl.O_UZ + 1], out[:, sl.O_LEN], out[:, sl.O_ELEV] != 0.0,
+                     out[:, [sl.O_BAND_E, sl.O_BAND_T]] != 0.0, out[:, sl.O_FAR] != 0.0, out[:, sl.O_COMPLETE] != 0.0,
+                     wall if (wall >= 0).any() else None, None if hulls is None else out[:, sl.O_HULL].astype(int),
+                     None if hulls is None else out[:, sl.O_HULL_T], hulls.ids if hulls is not None else ())
+
+    def _rows_fast(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
+                   distance: np.ndarray | None, early: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The compiled answers, one row each (``sightline_layout.O_*``), with the eyes and targets as
+        arrays: (eyes, targets, rows)."""
+        sl = _sl
         eyes = np.ascontiguousarray(np.asarray(eyes, float).reshape(-1, 3))
         targets = np.ascontiguousarray(np.asarray(targets, float).reshape(-1, 3))
         self._on_table(eyes[:, :2], "sightline from")
@@ -1499,15 +1515,7 @@ class TableLOS:
             self._caller.sight_many(Qc, eyes[order], targets[order], dist[order], early, False, order, out)
         else:
             self._caller.sight_many(Qc, eyes, targets, dist, early, False, _NO_ORDER, out)
-        hulls = self._hulls(conditions)
-        wall = out[:, [sl.O_WALL_E, sl.O_WALL_T]].astype(int)
-        return Trace(out[:, sl.O_VIS] != 0.0, out[:, sl.O_DIST], out[:, sl.O_CUT], out[:, sl.O_LIM].astype(int),
-                     out[:, sl.O_INCHES:], out[:, sl.O_SOLID_T], out[:, sl.O_SOLID_P].astype(int),
-                     out[:, sl.O_SMOKE] != 0.0, out[:, sl.O_ABOVE_P].astype(int), out[:, sl.O_ABOVE_T], eyes,
-                     out[:, sl.O_UX:sl.O_UZ + 1], out[:, sl.O_LEN], out[:, sl.O_ELEV] != 0.0,
-                     out[:, [sl.O_BAND_E, sl.O_BAND_T]] != 0.0, out[:, sl.O_FAR] != 0.0, out[:, sl.O_COMPLETE] != 0.0,
-                     wall if (wall >= 0).any() else None, None if hulls is None else out[:, sl.O_HULL].astype(int),
-                     None if hulls is None else out[:, sl.O_HULL_T], hulls.ids if hulls is not None else ())
+        return eyes, targets, out
 
     def _casters(self) -> tuple:
         fns = getattr(self._local, "casters", None)
@@ -1539,6 +1547,8 @@ class TableLOS:
 
     def batch(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> np.ndarray:
         """Can each eye see its target? Eyes and targets are Nx3 points, table frame (the AI's fast path)."""
+        if self._fast is not None and not conditions.burnt:  # (the answers alone, no Trace built round them)
+            return self._rows_fast(eyes, targets, conditions, None, True)[2][:, _sl.O_VIS] != 0.0
         return self.trace(eyes, targets, conditions, early=True).visible
 
     # -- single questions --------------------------------------------------------------------------

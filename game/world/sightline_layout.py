@@ -59,20 +59,20 @@ LOCAL = 64
 
 def locality(eyes: np.ndarray, targets: np.ndarray, width: float, height: float) -> np.ndarray:
     """An order of the sightlines in which neighbours on the table come together (their midpoints along a
-    Z-order curve over the table), so that consecutive casts walk the same parts of Embree's trees while
-    they are still in the cache: a random batch runs about a third quicker. Only the order of the work
-    changes; each answer is its own."""
+    Z-order curve over a 256 x 256 grid of the table), so that consecutive casts walk the same parts of
+    Embree's trees while they are still in the cache: a random batch runs about a tenth quicker. The
+    codes fit 16 bits, which numpy's stable sort orders by radix (a finer curve sorted by merging cost a
+    batch more than the order saved). Only the order of the work changes; each answer is its own."""
     mid = (eyes[:, :2] + targets[:, :2]) * 0.5
-    q = np.clip(mid / np.array([max(width, 1e-9), max(height, 1e-9)]) * 1024.0, 0, 1023).astype(np.int64)
-    code = np.zeros(len(q), np.int64)
+    q = np.clip(mid * (256.0 / np.array([max(width, 1e-9), max(height, 1e-9)])), 0, 255).astype(np.uint32)
+    code = np.zeros(len(q), np.uint32)
     for axis in (0, 1):
         v = q[:, axis]
-        v = (v | (v << 8)) & 0x00FF00FF
-        v = (v | (v << 4)) & 0x0F0F0F0F
-        v = (v | (v << 2)) & 0x33333333
-        v = (v | (v << 1)) & 0x55555555
+        v = (v | (v << 4)) & 0x0F0F
+        v = (v | (v << 2)) & 0x3333
+        v = (v | (v << 1)) & 0x5555
         code |= v << axis
-    return np.argsort(code, kind="stable")
+    return np.argsort(code.astype(np.uint16), kind="stable")
 
 
 # -- packing ------------------------------------------------------------------------------------------

@@ -274,6 +274,17 @@ def compile_library(target: Path, cc: str = "cc") -> str:
     tm = llvm.Target.from_triple(mod.triple).create_target_machine(
         cpu=llvm.get_host_cpu_name(), features=llvm.get_host_cpu_features().flatten(), opt=3, reloc="pic",
         codemodel="default")
+    # numba optimised each function alone: with the entry the only symbol the library exports, LLVM may
+    # inline across them (and no call goes through the PLT)
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.name != entry.native_name:
+            fn.linkage = "internal"
+    for gv in mod.global_variables:
+        if not gv.is_declaration:
+            gv.linkage = "internal"
+    pto = llvm.PipelineTuningOptions(speed_level=3)
+    pto.inlining_threshold = 1000
+    llvm.PassBuilder(tm, pto).getModulePassManager().run(mod, llvm.PassBuilder(tm, pto))
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
         obj, stubs, so = Path(tmp, "sight.o"), Path(tmp, "stubs.c"), Path(tmp, "sight.so")
