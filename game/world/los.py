@@ -1510,9 +1510,9 @@ class TableLOS:
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         out = np.empty((n, self._fast_width))
         Qc = self._fast_conditions(conditions)
-        if n >= sl.LOCAL:  # the rows cast in locality's order, each answer written to its own row
+        if n >= sl.LOCAL:  # the rows taken in locality's order, each answer written to its own row
             order = sl.locality(eyes, targets, self.width, self.height)
-            self._caller.sight_many(Qc, eyes[order], targets[order], dist[order], early, False, order, out)
+            self._caller.sight_many(Qc, eyes, targets, dist, early, False, order, out)
         else:
             self._caller.sight_many(Qc, eyes, targets, dist, early, False, _NO_ORDER, out)
         return eyes, targets, out

@@ -64,6 +64,7 @@ from game.world.sightline_layout import (
     F_ZM,
     FACE,
     H_C,
+    H_CCODE,
     H_CCUT,
     H_CELL,
     H_CELLS,
@@ -234,6 +235,20 @@ def _blocked(P, which, R, ox, oy, oz, dx, dy, dz, tmax):
 
 
 @_jit_inline
+def _faces(F, R, f, dx, dy, dz):
+    """The sign of (face normal . direction) for the hit just cast, +1 or -1 (0 never): read off the
+    geometric normal Embree returns with the hit (parallel to the face's own, same way round), so that
+    the face's record is not fetched; a hit too near grazing for float32 to be sure of the sign reads
+    the record's float64 normal at ``F[f:f + 3]``, as before."""
+    raw, bits, o, addr = R
+    gx, gy, gz = np.float64(raw[o + 12]), np.float64(raw[o + 13]), np.float64(raw[o + 14])
+    d = gx * dx + gy * dy + gz * dz
+    if abs(d) > 1e-5 * math.sqrt(gx * gx + gy * gy + gz * gz):
+        return 1 if d > 0 else -1
+    return 1 if F[f] * dx + F[f + 1] * dy + F[f + 2] * dz > 0 else -1
+
+
+@_jit_inline
 def _pmax(a, b):
     """Python's max(a, b): a unless b is greater."""
     return b if b > a else a
@@ -330,9 +345,8 @@ def _inside1(F, N, H, P, R, x, y, z):
             return -1
     _, prim = _first(P, P_CANOPY, R, x, y, z, 0.0, 0.0, 1.0, 1e6)
     if prim >= 0:
-        f = H[H_CFACE] + FACE * prim
-        if F[f + 2] > 0:
-            return int(F[f + 3]) >> 1
+        if _faces(F, R, H[H_CFACE] + FACE * prim, 0.0, 0.0, 1.0) > 0:  # (F[f + 2] > 0: a face seen from below)
+            return N.view(np.int32)[2 * H[H_CCODE] + prim] >> 1
     return -1
 
 
@@ -624,6 +638,7 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
     last_entry_t = np.nan
     step, kill_plan = F[F_STEP], F[F_KILL]
     cface, pcut = H[H_CFACE], H[H_PCUT]
+    codes, ccode = N.view(np.int32), 2 * H[H_CCODE]  # each canopy face's code, 4 bytes (in the L2 cache)
     if length > 0 and P[P_CANOPY] != 0:
         start = 0.0
         for _ in range(maxh):
@@ -632,10 +647,9 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
             if prim < 0:
                 break
             t_abs = start + t
-            f = cface + FACE * prim
-            code = int(F[f + 3])
+            code = codes[ccode + prim]
             p = code >> 1
-            entering = F[f] * ux + F[f + 1] * uy + F[f + 2] * uz < 0
+            entering = _faces(F, R, cface + FACE * prim, ux, uy, uz) < 0
             i = _find(pend_p, npend, p)
             if entering:
                 if i >= 0 and pend_open[i]:
@@ -789,19 +803,22 @@ def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
 
 @_jit
 def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out):
-    """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into a row of
-    ``out``: row k's into ``out[order[k]]`` (``order`` empty: ``out[k]``) (``clear``: as :func:`_sight`)."""
+    """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into its row of
+    ``out``, taken in the order ``order`` (row ``order[k]`` k-th; ``order`` empty: row by row) (``clear``: as
+    :func:`_sight`)."""
     R = _ray_buffer(S)
     W = _workspace(H, S)
     n = eyes.shape[0]
+    ordered = order.shape[0] == n
     cells = F.ctypes.data + 8 * H[H_CELL]
     for k in range(n):
-        i = order[k] if order.shape[0] == n else k
+        i = order[k] if ordered else k
         if k + 1 < n:  # the next sightline's ends' grid cells, fetched while this one is cast
-            _prefetch(cells + 8 * CELL * _cell(F, H, eyes[k + 1, 0], eyes[k + 1, 1]))
-            _prefetch(cells + 8 * CELL * _cell(F, H, targets[k + 1, 0], targets[k + 1, 1]))
-        _sight(F, N, H, P, Qc, R, W, eyes[k, 0], eyes[k, 1], eyes[k, 2], targets[k, 0], targets[k, 1], targets[k, 2],
-               distance[k], early, clear, out[i])
+            j = order[k + 1] if ordered else k + 1
+            _prefetch(cells + 8 * CELL * _cell(F, H, eyes[j, 0], eyes[j, 1]))
+            _prefetch(cells + 8 * CELL * _cell(F, H, targets[j, 0], targets[j, 1]))
+        _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
+               distance[i], early, clear, out[i])
 
 
 

@@ -18,8 +18,8 @@ INF = math.inf
 # -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
 (H_CELL, H_CFACE, H_KFACE, H_PCUT, H_CCUT, H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
  H_CLEAR, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
- H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS) = range(26)
-H_SIZE = 26
+ H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS, H_CCODE) = range(27)
+H_SIZE = 27
 # a cell of the plan grid (H_CELL), one record of CELL floats in F, on a cache line of its own: the ground's
 # level there (NaN: not level) and highest point, the canopy heights certainly inside and outside, the
 # canopy volume (-1 none, -2 several) and the building (-1 none, -2 several: H_MULTI)
@@ -159,6 +159,10 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     i(H_PWALLS, los._part_walls_np)
     i(H_SOWN, geo.solid.owner)
     i(H_PCLASS, los.part_class)
+    # the canopy faces' codes again as int32, two to an item of N (read as N.view(int32)[2 * H[H_CCODE] + face])
+    codes = np.zeros(2 * ((len(canopy.owner) + 1) // 2), np.int32)
+    codes[:len(canopy.owner)] = canopy.owner * 2 + top if len(canopy.owner) else 0
+    i(H_CCODE, codes.view(np.int64))
     i(H_HCOUNT, [len(w.hull) for w in walls] or [0])
     i(H_WCOUNT, [len(w.wall) for w in walls] or [0])
     H[H_NX], H[H_NY], H[H_C], H[H_P] = g.nx, g.ny, len(los.classes), width
