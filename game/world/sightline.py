@@ -813,6 +813,12 @@ def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, 
     cells = F.ctypes.data + 8 * H[H_CELL]
     for k in range(n):
         i = order[k] if ordered else k
+        if ordered and k + 4 < n:  # the ends of the sightline four on, and the row its answer goes to
+            j = order[k + 4]
+            _prefetch(eyes.ctypes.data + 24 * j)
+            _prefetch(targets.ctypes.data + 24 * j)
+            _prefetch(distance.ctypes.data + 8 * j)
+            _prefetch(out.ctypes.data + out.strides[0] * j)
         if k + 1 < n:  # the next sightline's ends' grid cells, fetched while this one is cast
             j = order[k + 1] if ordered else k + 1
             _prefetch(cells + 8 * CELL * _cell(F, H, eyes[j, 0], eyes[j, 1]))
