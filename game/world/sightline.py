@@ -386,7 +386,7 @@ def _clear(F, N, H, ex, ey, tx, ty, zmin):
 
 @_jit
 def _near(ax, ay, bx, by, cx, cy, r):
-    """``los._segment_near`` for one plan segment."""
+    """``los_arrays._segment_near`` for one plan segment."""
     abx, aby = bx - ax, by - ay
     acx, acy = cx - ax, cy - ay
     denom = _pmax(abx * abx + aby * aby, 1e-12)
@@ -453,7 +453,7 @@ def _block1(F, Qc, ex, ey, ez, tx, ty, tz):
 
 @_jit
 def _wall_reach(F, N, H, k, px, py, dx, dy):
-    """``los._wall_reach`` for building k."""
+    """``los_walls._wall_reach`` for building k."""
     lo, hi, band = 0.0, 1.0, F[H[H_WBAND] + k]
     base = H[H_WALLP] + k * H[H_P] * 4
     for m in range(N[H[H_WCOUNT] + k]):
