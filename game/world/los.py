@@ -404,9 +404,12 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
                      None if hulls is None else out[:, sl.O_HULL_T], hulls.ids if hulls is not None else ())
 
     def _rows_fast(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
-                   distance: np.ndarray | None, early: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   distance: np.ndarray | None, early: bool, lean: bool = False
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The compiled answers, one row each (``sightline_layout.O_*``), with the eyes and targets as
-        arrays: (eyes, targets, rows)."""
+        arrays: (eyes, targets, rows). ``lean``: a batch taken in locality's order may keep each answer's
+        ``visible`` alone, a row one column wide (a full row is 30-odd floats written to memory a
+        sightline)."""
         sl = _sl
         eyes = np.ascontiguousarray(np.asarray(eyes, float).reshape(-1, 3))
         targets = np.ascontiguousarray(np.asarray(targets, float).reshape(-1, 3))
@@ -414,19 +417,21 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         self._on_table(targets[:, :2], "sightline to")
         n = len(eyes)
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
-        out = np.empty((n, self._fast_width))
         Qc = self._fast_conditions(conditions)
         if n >= sl.LOCAL:  # the rows taken in locality's order, each answer written to its own row
+            out = np.empty((n, 1 if lean else self._fast_width))
             order = sl.locality(eyes, targets, self.width, self.height)
             self._caller.sight_many(Qc, eyes, targets, dist, early, False, order, out)
         else:
+            out = np.empty((n, self._fast_width))
             self._caller.sight_many(Qc, eyes, targets, dist, early, False, _NO_ORDER, out)
         return eyes, targets, out
 
     def batch(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> np.ndarray:
         """Can each eye see its target? Eyes and targets are Nx3 points, table frame (the AI's fast path)."""
-        if self._fast is not None and not conditions.burnt:  # (the answers alone, no Trace built round them)
-            return self._rows_fast(eyes, targets, conditions, None, True)[2][:, _sl.O_VIS] != 0.0
+        if self._fast is not None and not conditions.burnt:  # (each row's visible alone, no Trace built round it)
+            rows = self._rows_fast(eyes, targets, conditions, None, True, lean=True)[2]
+            return rows[:, 0 if rows.shape[1] == 1 else _sl.O_VIS] != 0.0
         return self.trace(eyes, targets, conditions, early=True).visible
 
     # -- single questions --------------------------------------------------------------------------

@@ -806,11 +806,14 @@ def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
 def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out):
     """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into its row of
     ``out``, taken in the order ``order`` (row ``order[k]`` k-th; ``order`` empty: row by row) (``clear``: as
-    :func:`_sight`)."""
+    :func:`_sight`). An ``out`` one column wide gets each answer's ``visible`` alone (the answer is written
+    in the scratch's last row, which stays in the cache, instead of a row of ``out`` each)."""
     R = _ray_buffer(S)
     W = _workspace(H, S)
     n = eyes.shape[0]
     ordered = order.shape[0] == n
+    lean = out.shape[1] == 1
+    row = S[S.shape[0] - (OUT + H[H_C]):]
     cells = F.ctypes.data + 8 * H[H_CELL]
     for k in range(n):
         i = order[k] if ordered else k
@@ -825,7 +828,9 @@ def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, 
             _prefetch(cells + 8 * CELL * _cell(F, H, eyes[j, 0], eyes[j, 1]))
             _prefetch(cells + 8 * CELL * _cell(F, H, targets[j, 0], targets[j, 1]))
         _sight(F, N, H, P, Qc, R, W, eyes[i, 0], eyes[i, 1], eyes[i, 2], targets[i, 0], targets[i, 1], targets[i, 2],
-               distance[i], early, clear, out[i])
+               distance[i], early, clear, row if lean else out[i])
+        if lean:
+            out[i, 0] = row[O_VIS]
 
 
 

@@ -47,10 +47,11 @@ RAY_SCRATCH = 32
 
 
 def scratch(H: np.ndarray) -> np.ndarray:
-    """The scratch one thread's sightlines write as they go: the ray Embree reads and writes, then the
-    lists of :func:`_workspace` (made once per thread and table, handed to every call)."""
+    """The scratch one thread's sightlines write as they go: the ray Embree reads and writes, the lists of
+    :func:`_workspace`, and last an answer's row for a batch that keeps only each row's ``visible`` (made
+    once per thread and table, handed to every call)."""
     maxh = int(H[H_MAXHITS])
-    return np.zeros(RAY_SCRATCH + 6 * maxh + 9 * (2 * maxh + 4))
+    return np.zeros(RAY_SCRATCH + 6 * maxh + 9 * (2 * maxh + 4) + OUT + int(H[H_C]))
 
 
 LOCAL = 64

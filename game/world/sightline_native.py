@@ -346,7 +346,7 @@ class Caller:
                 if a.dtype != dtype or not a.flags.c_contiguous:
                     raise TypeError("a compiled batch takes C-contiguous float64 rows and an int64 order")
             if not (eyes.shape == targets.shape == (n, 3) and distance.shape == (n,) and len(order) in (0, n)
-                    and out.shape == (n, len(self.out))):
+                    and out.shape in ((n, len(self.out)), (n, 1))):
                 raise ValueError("a compiled batch's arrays do not match")
             where = (eyes.ctypes.data, targets.ctypes.data, distance.ctypes.data, order.ctypes.data, len(order),
                      out.ctypes.data)
@@ -361,7 +361,7 @@ class Caller:
             e[:n], t[:n], d[:n] = eyes, targets, distance
             where = self._small_at
         self._conditions(Qc)
-        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, len(self.out), int(early), int(clear))
+        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, out.shape[1], int(early), int(clear))
         try:
             self._fn(self._frame, self._args)
         finally:

@@ -92,6 +92,20 @@ def test_a_batch_in_any_order_gives_each_row_its_own_answer(early):
     np.testing.assert_array_equal(a.solid_part[perm][both], b.solid_part[both])
 
 
+@pytest.mark.parametrize("name", ["day", "dusk, a flare", "smoke", "hulls"])
+def test_a_batch_that_keeps_only_visible_answers_as_the_full_rows(name):
+    # DD-4.1–4.6: TableLOS.batch keeps each answer's visible alone (a row one column wide); it is the
+    # visible of the full answer, and of the plain reference, row for row
+    fast, _ = tables()
+    cond = CONDITIONS[name]
+    eyes, targets = random_lines(fast, 3000, seed=49)
+    got = fast.batch(eyes, targets, cond)
+    assert fast._rows_fast(eyes, targets, cond, None, True, lean=True)[2].shape == (3000, 1)
+    np.testing.assert_array_equal(got, fast.trace(eyes, targets, cond, early=True).visible)
+    np.testing.assert_array_equal(got, fast.trace_reference(eyes, targets, cond).visible)
+    assert 100 < got.sum() < 2900
+
+
 def test_the_batch_order_is_every_row_once_neighbours_together():
     fast, _ = tables()
     eyes, targets = random_lines(fast, 2000, seed=45)
@@ -147,6 +161,11 @@ def test_the_library_built_ahead_of_time_answers_as_numba(tmp_path):
         ahead.sight_many(Qc, eyes, targets, dist, True, False, order, a)
         numba.sight_many(Qc, eyes, targets, dist, True, False, order, b)
         np.testing.assert_array_equal(a, b)
+        la, lb = np.empty((len(eyes), 1)), np.empty((len(eyes), 1))  # a batch keeping visible alone
+        ahead.sight_many(Qc, eyes, targets, dist, True, False, order, la)
+        numba.sight_many(Qc, eyes, targets, dist, True, False, order, lb)
+        np.testing.assert_array_equal(la, lb)
+        np.testing.assert_array_equal(la[:, 0], a[:, sightline_layout.O_VIS])
 
 
 def test_a_process_answering_line_of_sight_ahead_of_time_never_imports_numba():
