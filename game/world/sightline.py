@@ -82,6 +82,7 @@ from game.world.sightline_layout import (
     H_NX,
     H_NY,
     H_P,
+    H_PBOX,
     H_PCLASS,
     H_PCUT,
     H_PWALLS,
@@ -247,6 +248,12 @@ def _faces(F, R, f, dx, dy, dz):
     if abs(d) > 1e-4 * math.sqrt(gx * gx + gy * gy + gz * gz):
         return 1 if d > 0 else -1
     return 1 if F[f] * dx + F[f + 1] * dy + F[f + 2] * dz > 0 else -1
+
+
+@_jit_inline
+def _in_box(F, b, x, y):
+    """Is the plan point within the box at ``F[b:b + 4]`` (x0, y0, x1, y1)?"""
+    return F[b] <= x <= F[b + 2] and F[b + 1] <= y <= F[b + 3]
 
 
 @_jit_inline
@@ -630,8 +637,10 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
             solid_t, prim = _first(P, P_SOLID, R, ex, ey, ez, ux, uy, uz, length - sc)
             solid_part = N[H[H_SOWN] + prim] if prim >= 0 else -1
 
-    # 3. canopy: every boundary crossed, in order (see TableLOS._sight)
-    part_t = _inside1(F, N, H, P, R, tx, ty, tz)
+    # 3. canopy: every boundary crossed, in order (see TableLOS._sight). The target's volume is asked when
+    # first needed: a volume whose plan box the target is outside of is not the target's (-2: not asked)
+    part_t = -2
+    pbox = H[H_PBOX]
     maxh = H[H_MAXHITS]
     pend_p, pend_t, pend_open, pend_x, iv_kind, iv_p, iv_t0, iv_t1, top_t, top_p, sp_c, sp_t0, sp_kind, sp_p, sp_t1 = W
     npend = niv = ntop = 0
@@ -661,6 +670,8 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
                     npend += 1
                     pend_p[i], pend_x[i] = p, np.nan
                 pend_t[i], pend_open[i] = t_abs, True
+                if part_t == -2 and _in_box(F, pbox + 4 * p, tx, ty):
+                    part_t = _inside1(F, N, H, P, R, tx, ty, tz)
                 if p == part_t:
                     last_entry_t = t_abs
                 if code & 1:
@@ -688,6 +699,8 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
                     _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
                             False, -1, -1, -1, INF, ux, uy, uz, length)
                     return
+    if part_t == -2:
+        part_t = _inside1(F, N, H, P, R, tx, ty, tz)
     # the eye's volume, asked only now (a sightline dropped above never needs it), and its first exit
     part_e = _inside1(F, N, H, P, R, ex, ey, ez)
     if part_e >= 0:

@@ -18,8 +18,8 @@ INF = math.inf
 # -- the flat table: offsets into F (floats) and N (ints), and scalars, held in H --------------------
 (H_CELL, H_CFACE, H_KFACE, H_PCUT, H_CCUT, H_HULLP, H_WALLP, H_WZ, H_WBAND, H_LEVELS,
  H_CLEAR, H_MULTI, H_PWALLS, H_SOWN, H_PCLASS, H_HCOUNT, H_WCOUNT,
- H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS, H_CCODE) = range(27)
-H_SIZE = 27
+ H_NX, H_NY, H_C, H_P, H_NLEVELS, H_LIM_OPEN, H_LIM_ELEV, H_CELLS, H_MAXHITS, H_CCODE, H_PBOX) = range(28)
+H_SIZE = 28
 # a cell of the plan grid (H_CELL), one record of CELL floats in F, on a cache line of its own: the ground's
 # level there (NaN: not level) and highest point, the canopy heights certainly inside and outside, the
 # canopy volume (-1 none, -2 several) and the building (-1 none, -2 several: H_MULTI)
@@ -136,6 +136,16 @@ def pack(los, limits: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     f(H_CFACE, np.column_stack([canopy.normal, canopy.owner * 2.0 + top]) if len(canopy.owner) else np.zeros(0))
     f(H_KFACE, np.column_stack([core.normal, core.owner.astype(float)]) if len(core.owner) else np.zeros(0))
     f(H_PCUT, los.part_cutoff)
+    # each part's canopy faces' plan box (x0, y0, x1, y1), grown by 1e-4 (no faces: empty): a point outside
+    # it is in no volume of that part
+    box = np.tile([np.inf, np.inf, -np.inf, -np.inf], (len(los.part_cutoff), 1))
+    if len(canopy.owner):
+        t = canopy.tris32.astype(np.float64)
+        np.minimum.at(box[:, 0], canopy.owner, t[:, :, 0].min(axis=1) - 1e-4)
+        np.minimum.at(box[:, 1], canopy.owner, t[:, :, 1].min(axis=1) - 1e-4)
+        np.maximum.at(box[:, 2], canopy.owner, t[:, :, 0].max(axis=1) + 1e-4)
+        np.maximum.at(box[:, 3], canopy.owner, t[:, :, 1].max(axis=1) + 1e-4)
+    f(H_PBOX, box)
     f(H_CCUT, los.class_cutoff)
     walls = los.walls
     width = max([len(w.hull) for w in walls] + [len(w.wall) for w in walls] + [1])
