@@ -420,8 +420,8 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         Qc = self._fast_conditions(conditions)
         if n >= sl.LOCAL:  # the rows taken in locality's order, each answer written to its own row
             out = np.empty((n, 1 if lean else self._fast_width))
-            order = sl.locality(eyes, targets, self.width, self.height)
-            self._caller.sight_many(Qc, eyes, targets, dist, early, False, order, out)
+            order = np.empty(n, np.int64)  # (filled by the compiled batch: sightline_layout.locality's order)
+            self._caller.sight_many(Qc, eyes, targets, dist, early, False, order, out, sort=True)
         else:
             out = np.empty((n, self._fast_width))
             self._caller.sight_many(Qc, eyes, targets, dist, early, False, _NO_ORDER, out)

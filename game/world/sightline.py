@@ -54,6 +54,7 @@ from game.world.sightline_layout import (
     F_ELEV,
     F_EYE,
     F_H,
+    F_HT,
     F_KILL,
     F_OPEN,
     F_Q,
@@ -61,6 +62,7 @@ from game.world.sightline_layout import (
     F_STEP,
     F_TOP,
     F_TOUCH,
+    F_W,
     F_ZM,
     FACE,
     H_C,
@@ -100,6 +102,7 @@ from game.world.sightline_layout import (
     K_OUTHI,
     K_OUTLO,
     K_WCELL,
+    LOCAL_SIDE,
     O_ABOVE_P,
     O_ABOVE_T,
     O_BAND_E,
@@ -694,8 +697,9 @@ def _sight(F, N, H, P, Qc, R, W, ex, ey, ez, tx, ty, tz, distance, early, clear,
             start += t + step
             if early and entering and p != part_t and F[pcut + p] < dist - 1e-9 and t_abs > 0:
                 reach = _pmin(kill_plan * 1.01 / _pmax(hfac, 1e-12), length - start)
-                if (not _blocked(P, P_CANOPY, R, ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz, reach)
-                        and (start + reach - t_abs) * hfac >= kill_plan):
+                if ((start + reach - t_abs) * hfac >= kill_plan
+                        and not _blocked(P, P_CANOPY, R, ex + ux * start, ey + uy * start, ez + uz * start, ux, uy, uz,
+                                         reach)):
                     _answer(out, False, dist, cutoff, limit, INF, -1, smoke, -1, INF, elevated, False, False, False,
                             False, -1, -1, -1, INF, ux, uy, uz, length)
                     return
@@ -816,17 +820,55 @@ def sight(F, N, H, P, Qc, S, ex, ey, ez, tx, ty, tz, distance, early, out):
 
 
 @_jit
-def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out):
+def _locality(F, eyes, targets, order, counts):
+    """``sightline_layout.locality`` into ``order``: the same codes, counted and placed (a stable counting
+    sort, so the same order as numpy's stable sort); ``counts``: ``LOCAL_SIDE ** 2 + 1`` of scratch."""
+    n = eyes.shape[0]
+    sx = LOCAL_SIDE / _pmax(F[F_W], 1e-9)
+    sy = LOCAL_SIDE / _pmax(F[F_HT], 1e-9)
+    for c in range(counts.shape[0]):
+        counts[c] = 0
+    for k in range(n):
+        counts[_zcode(eyes, targets, k, sx, sy) + 1] += 1
+    for c in range(1, counts.shape[0]):
+        counts[c] += counts[c - 1]
+    for k in range(n):
+        c = _zcode(eyes, targets, k, sx, sy)
+        order[counts[c]] = k
+        counts[c] += 1
+
+
+@_jit_inline
+def _zcode(eyes, targets, k, sx, sy):
+    """The Z-order code of sightline k's midpoint (``sightline_layout.locality``'s, to the bit)."""
+    code = 0
+    for axis in range(2):
+        v = (eyes[k, axis] + targets[k, axis]) * 0.5 * (sx if axis == 0 else sy)
+        v = 0.0 if v < 0.0 else LOCAL_SIDE - 1.0 if v > LOCAL_SIDE - 1 else v
+        b = int(v)
+        b = (b | (b << 4)) & 0x0F0F
+        b = (b | (b << 2)) & 0x3333
+        b = (b | (b << 1)) & 0x5555
+        code |= b << axis
+    return code
+
+
+@_jit
+def sight_many(F, N, H, P, Qc, S, eyes, targets, distance, early, clear, order, out, sort=False):
     """Each sightline (rows of eyes and targets; ``distance`` per row, NaN: its plan length) into its row of
     ``out``, taken in the order ``order`` (row ``order[k]`` k-th; ``order`` empty: row by row) (``clear``: as
     :func:`_sight`). An ``out`` one column wide gets each answer's ``visible`` alone (the answer is written
-    in the scratch's last row, which stays in the cache, instead of a row of ``out`` each)."""
+    in the scratch's last row, which stays in the cache, instead of a row of ``out`` each). ``sort``: first
+    fill ``order`` with :func:`_locality`'s order."""
     R = _ray_buffer(S)
     W = _workspace(H, S)
     n = eyes.shape[0]
     ordered = order.shape[0] == n
     lean = out.shape[1] == 1
     row = S[S.shape[0] - (OUT + H[H_C]):]
+    if sort and ordered:
+        cells = LOCAL_SIDE * LOCAL_SIDE + 1
+        _locality(F, eyes, targets, order, S[S.shape[0] - (OUT + H[H_C]) - cells:S.shape[0] - (OUT + H[H_C])].view(np.int64))
     cells = F.ctypes.data + 8 * H[H_CELL]
     for k in range(n):
         i = order[k] if ordered else k
@@ -865,7 +907,7 @@ class Caller:
         return self.out
 
     def sight_many(self, Qc: np.ndarray, eyes: np.ndarray, targets: np.ndarray, distance: np.ndarray, early: bool,
-                   clear: bool, order: np.ndarray, out: np.ndarray) -> None:
+                   clear: bool, order: np.ndarray, out: np.ndarray, sort: bool = False) -> None:
         """:func:`sight_many` (C-contiguous float64 rows; ``order`` int64)."""
         F, N, H, P = self.table
-        sight_many(F, N, H, P, Qc, self.scratch, eyes, targets, distance, early, clear, order, out)
+        sight_many(F, N, H, P, Qc, self.scratch, eyes, targets, distance, early, clear, order, out, sort)

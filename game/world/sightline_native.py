@@ -237,8 +237,8 @@ def _c_entry():
             sight(F, N, H, P, Qc, S, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7] != 0.0, f64(fr[FR_OUT], fr[FR_OUTN]))
         else:
             sight_many(F, N, H, P, Qc, S, rows(fr[FR_EYES], n, 3), rows(fr[FR_TARGETS], n, 3), f64(fr[FR_DIST], n),
-                       fr[FR_EARLY] != 0, fr[FR_CLEAR] != 0, i64(fr[FR_ORDER], fr[FR_NORDER]),
-                       rows(fr[FR_MANY], n, fr[FR_WIDTH]))
+                       fr[FR_EARLY] != 0, (fr[FR_CLEAR] & 1) != 0, i64(fr[FR_ORDER], fr[FR_NORDER]),
+                       rows(fr[FR_MANY], n, fr[FR_WIDTH]), (fr[FR_CLEAR] & 2) != 0)
 
     return entry
 
@@ -336,7 +336,7 @@ class Caller:
         return self.out
 
     def sight_many(self, Qc: np.ndarray, eyes: np.ndarray, targets: np.ndarray, distance: np.ndarray, early: bool,
-                   clear: bool, order: np.ndarray, out: np.ndarray) -> None:
+                   clear: bool, order: np.ndarray, out: np.ndarray, sort: bool = False) -> None:
         n = len(eyes)
         if not n:
             return
@@ -361,7 +361,8 @@ class Caller:
             e[:n], t[:n], d[:n] = eyes, targets, distance
             where = self._small_at
         self._conditions(Qc)
-        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, out.shape[1], int(early), int(clear))
+        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, out.shape[1], int(early),
+                         int(clear) | (2 if sort and len(order) else 0))  # (the clear slot's bits: clear, sort)
         try:
             self._fn(self._frame, self._args)
         finally:

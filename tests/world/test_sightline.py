@@ -116,6 +116,21 @@ def test_the_batch_order_is_every_row_once_neighbours_together():
     assert step < 0.25 * np.linalg.norm(np.diff(mid, axis=0), axis=1).mean()
 
 
+def test_a_compiled_batch_orders_itself_as_locality_does():
+    # the compiled batch fills its own order (a counting sort of the same codes): the order of
+    # sightline_layout.locality, row for row, and each row's own answer in it
+    from game.world import sightline
+
+    fast, _ = tables()
+    eyes, targets = random_lines(fast, 2500, seed=46)
+    Qc = fast._fast_conditions(CONDITIONS["day"])
+    order, out = np.full(2500, -1, np.int64), np.empty((2500, 1))
+    sightline.Caller(fast._fast).sight_many(Qc, eyes, targets, np.full(2500, np.nan), True, False, order, out,
+                                            sort=True)
+    np.testing.assert_array_equal(order, sightline_layout.locality(eyes, targets, fast.width, fast.height))
+    np.testing.assert_array_equal(out[:, 0] != 0.0, fast.trace(eyes, targets, CONDITIONS["day"], early=True).visible)
+
+
 def test_threads_sharing_a_table_get_the_answers_of_one():
     # DD-4.1: the compiled code runs without the interpreter's lock; each thread writes its own scratch
     fast, _ = tables()
@@ -161,10 +176,13 @@ def test_the_library_built_ahead_of_time_answers_as_numba(tmp_path):
         ahead.sight_many(Qc, eyes, targets, dist, True, False, order, a)
         numba.sight_many(Qc, eyes, targets, dist, True, False, order, b)
         np.testing.assert_array_equal(a, b)
-        la, lb = np.empty((len(eyes), 1)), np.empty((len(eyes), 1))  # a batch keeping visible alone
-        ahead.sight_many(Qc, eyes, targets, dist, True, False, order, la)
-        numba.sight_many(Qc, eyes, targets, dist, True, False, order, lb)
+        la, lb = np.empty((len(eyes), 1)), np.empty((len(eyes), 1))  # a batch keeping visible alone, ordering itself
+        oa, ob = np.empty(len(eyes), np.int64), np.empty(len(eyes), np.int64)
+        ahead.sight_many(Qc, eyes, targets, dist, True, False, oa, la, sort=True)
+        numba.sight_many(Qc, eyes, targets, dist, True, False, ob, lb, sort=True)
         np.testing.assert_array_equal(la, lb)
+        np.testing.assert_array_equal(oa, order)
+        np.testing.assert_array_equal(ob, order)
         np.testing.assert_array_equal(la[:, 0], a[:, sightline_layout.O_VIS])
 
 
