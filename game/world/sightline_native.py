@@ -56,6 +56,7 @@ from game.world.sightline_layout import (
     FR_WIDTH,
     FRAME,
     H_C,
+    O_VIS,
     OUT,
     scratch,
 )
@@ -361,14 +362,14 @@ class Caller:
             e[:n], t[:n], d[:n] = eyes, targets, distance
             where = self._small_at
         self._conditions(Qc)
-        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, out.shape[1], int(early),
-                         int(clear) | (2 if sort and len(order) else 0))  # (the clear slot's bits: clear, sort)
+        _BATCH.pack_into(self._buf, FR_ROWS * 8, n, *where, out.shape[1] if into is None else len(self.out),
+                         int(early), int(clear) | (2 if sort and len(order) else 0))  # (the clear slot: clear, sort)
         try:
             self._fn(self._frame, self._args)
         finally:
             self.frame[FR_ROWS] = 0
-        if into is not None:
-            out[:n] = into[:n]
+        if into is not None:  # (a batch keeping visible alone takes that column of the full rows)
+            out[:n] = into[:n] if out.shape[1] == into.shape[1] else into[:n, O_VIS:O_VIS + 1]
 
 
 if __name__ == "__main__":  # (build_later)

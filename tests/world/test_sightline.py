@@ -183,6 +183,11 @@ def test_the_library_built_ahead_of_time_answers_as_numba(tmp_path):
         np.testing.assert_array_equal(la, lb)
         np.testing.assert_array_equal(oa, order)
         np.testing.assert_array_equal(ob, order)
+        sa, sb, none = np.empty((20, 1)), np.empty((20, 1)), np.zeros(0, np.int64)  # a few rows, no order
+        ahead.sight_many(Qc, eyes[:20], targets[:20], dist[:20], True, False, none, sa)
+        numba.sight_many(Qc, eyes[:20], targets[:20], dist[:20], True, False, none, sb)
+        np.testing.assert_array_equal(sa, sb)
+        np.testing.assert_array_equal(sa[:, 0], la[:20, 0])
         np.testing.assert_array_equal(la[:, 0], a[:, sightline_layout.O_VIS])
 
 
