@@ -24,7 +24,7 @@ SCENARIOS = ("village_sweep", "rubber_plantation", "firebase_relief", "canal_ass
              "search_and_destroy", "thunder_road")
 
 
-def _play(g: Game, seed: int, steps: int, each=None) -> None:
+def random_play(g: Game, seed: int, steps: int, each=None) -> None:
     """Random listed actions, moves and points filled at random (the engine benchmark's playout)."""
     rng = Dice(seed_streams(seed + 99))
     for _ in range(steps):
@@ -83,7 +83,7 @@ def test_every_write_of_a_random_game_is_counted(sid, monkeypatch):
     monkeypatch.setattr(memo, "VERIFY", True)
     g = Game(resolve_scenario(sid), 11, start=False)
     start_turn(g)
-    _play(g, 11, 120, each=lambda g: g.legal_actions("allied"))
+    random_play(g, 11, 120, each=lambda g: g.legal_actions("allied"))
     _assert_all_tracked(g)
 
 
@@ -128,20 +128,20 @@ def test_the_journal_puts_back_exactly_what_an_action_wrote():
     g, twin = Game(sc, 5, start=False), Game(sc, 5, start=False)
     start_turn(g)
     start_turn(twin)
-    _play(g, 5, 30)
-    _play(twin, 5, 30)
+    random_play(g, 5, 30)
+    random_play(twin, 5, 30)
     assert g.hash() == twin.hash()
     before = g.hash()
     journal = changes.open_journal()
     assert journal is not None and changes.open_journal() is None  # one at a time
     try:
-        _play(g, 77, 25)  # moves, fire, casualties, a new turn: all of it undone
+        random_play(g, 77, 25)  # moves, fire, casualties, a new turn: all of it undone
         assert g.hash() != before
         journal.undo()
     finally:
         journal.close()
     g.put_back(g.state)
     assert g.hash() == before
-    _play(g, 9, 40)
-    _play(twin, 9, 40)
+    random_play(g, 9, 40)
+    random_play(twin, 9, 40)
     assert g.hash() == twin.hash()
