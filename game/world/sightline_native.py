@@ -244,7 +244,7 @@ def _c_entry():
     return entry
 
 
-_STUBS = """
+_ERROR_PATHS = """
 /* what numba's code calls on its error paths, none of which the sightline code takes */
 extern int PyGILState_Ensure(void);
 extern void PyGILState_Release(int);
@@ -288,10 +288,10 @@ def compile_library(target: Path, cc: str = "cc") -> str:
     llvm.PassBuilder(tm, pto).getModulePassManager().run(mod, llvm.PassBuilder(tm, pto))
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        obj, stubs, so = Path(tmp, "sight.o"), Path(tmp, "stubs.c"), Path(tmp, "sight.so")
+        obj, errors, so = Path(tmp, "sight.o"), Path(tmp, "error_paths.c"), Path(tmp, "sight.so")
         obj.write_bytes(tm.emit_object(mod))
-        stubs.write_text(_STUBS)
-        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(so), str(obj), str(stubs), "-lm"], check=True,
+        errors.write_text(_ERROR_PATHS)
+        subprocess.run([cc, "-shared", "-fPIC", "-O2", "-o", str(so), str(obj), str(errors), "-lm"], check=True,
                        capture_output=True)
         os.replace(so, target)
     return entry.native_name
