@@ -1,15 +1,113 @@
-"""The leak test's scanner and probes (DESIGN §6) shared by the rulesets beside Dinky Dau (test_fog_tet68.py,
-test_fog_obc.py): a message walked for a hidden enemy's id (as a value or a key) or exact place, with each
-ruleset's own check of what an enemy record may carry; and hidden and made-up ids refused in the same words,
-by the acts and previews a ruleset names and by ``los.check``."""
+"""The leak test's walk, scanner and probes (DESIGN §6) shared by the rulesets beside Dinky Dau (test_fog_tet68.py,
+test_fog_obc.py): random games through the engine with every message a side gets scanned (:func:`play`, each
+ruleset saying how through a :class:`Ruleset`); a message walked for a hidden enemy's id (as a value or a key)
+or exact place, with each ruleset's own check of what an enemy record may carry; and hidden and made-up ids
+refused in the same words, by the acts and previews a ruleset names and by ``los.check``."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from game.engine.client import EngineError
-from tests.engine.test_fog import unnamed
+from game.engine.client import EngineError, InProcessEngine
+from tests.engine.test_fog import check_numbering, unnamed
+
+SIDES = ("allied", "insurgent")
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """What :func:`play` asks of a ruleset's leak test."""
+
+    truth: Callable[[dict], Callable[[Any, str], tuple[dict, dict]]]
+    """For a scenario, ``(call, game id)`` -> the referee's view and what each side knows."""
+    secrets: Callable[[dict, dict, str], dict]
+    """(referee view, known, side) -> the side's secrets (hidden ids, their places, the enemy's ids)."""
+    scan: Callable[[Any, str, dict, str], None]
+    """(message, side, secrets, where): fail on a leak."""
+    probe: Callable[[Any, str, str, dict, dict, random.Random], None]
+    """Hidden and made-up ids refused alike (``refused_alike``), now and then."""
+    probe_rate: float
+    choose: Callable[[Any, str, str, list[dict], random.Random], dict]
+    """(call, game id, side, offers, rng) -> the action to send."""
+    previews: tuple[str, ...]
+    """The action types previewed before they are sent."""
+    mine: Callable[[dict, str], list[str]]
+    """(referee view, side) -> the side's own living pieces, to ask ``los.check`` from."""
+    table: tuple[float, float]
+
+
+def merge(a: dict, b: dict) -> dict:
+    """The secrets kept both before and after an act: what a message about the act may not show."""
+    return {k: a[k] & b[k] for k in a}
+
+
+def play(eng: InProcessEngine, rs: Ruleset, rng: random.Random, raw: dict, seed: int, ai_insurgent: bool,
+         actions: int, stats: dict) -> None:
+    """One random game of ``raw``: each side's view, the computer's view and listing, every answer, refusal,
+    preview, event feed and ``los.check`` scanned for what the side may not know; the numbering checked."""
+    call = eng.call
+    truth = rs.truth(raw)
+    players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
+    gid = call("game.new", scenario=raw, seed=seed, players=players, referee=True, side="referee")["game"]
+    numbered = {s: 0 for s in (*SIDES, "referee")}
+    ref, known = truth(call, gid)
+    before = {s: rs.secrets(ref, known, s) for s in SIDES}
+    check_numbering(call, gid, numbered)
+    for _ in range(actions):
+        if ref["over"] or ref["to_act"] is None:
+            break
+        side = ref["to_act"]
+        other = "insurgent" if side == "allied" else "allied"
+        for s in SIDES:
+            rs.scan(call("game.view", game=gid, side=s), s, before[s], "game.view")
+            g = eng.engine.sessions[gid].game
+            rs.scan(g.view(s), s, before[s], "the computer's view")
+            rs.scan(g.legal_actions(s), s, before[s], "the computer's actions")
+        if players[side] == "ai":
+            res = call("game.step", game=gid, side=other)
+            ref, known = truth(call, gid)
+            after = {s: rs.secrets(ref, known, s) for s in SIDES}
+            rs.scan(res, other, merge(before[other], after[other]), "game.step")
+        else:
+            if rng.random() < rs.probe_rate:
+                rs.probe(call, gid, side, ref, before[side], rng)
+            acts = call("game.actions", game=gid, side=side)
+            rs.scan(acts, side, before[side], "game.actions")
+            action = rs.choose(call, gid, side, acts["actions"], rng)
+            if action["type"] in rs.previews:
+                try:
+                    rs.scan(call("game.preview", game=gid, side=side, action=action), side, before[side], "preview")
+                except EngineError as exc:
+                    rs.scan({"error": exc.message, "data": exc.data}, side, before[side], "preview refusal")
+            try:
+                res = call("game.act", game=gid, side=side, action=action)
+            except EngineError as exc:
+                rs.scan({"error": exc.message, "data": exc.data}, side, before[side], "refusal")
+                stats["refused"] += 1
+                continue
+            ref, known = truth(call, gid)
+            after = {s: rs.secrets(ref, known, s) for s in SIDES}
+            rs.scan(res, side, merge(before[side], after[side]), "game.act")
+            ev = call("game.events", game=gid, side=other, since=numbered[other])
+            rs.scan(ev, other, merge(before[other], after[other]), "game.events")
+            stats["kinds"].update(e["type"] if e["type"] != "roll" else e["purpose"] for e in res["events"])
+            mine = rs.mine(ref, side)
+            if mine:
+                w, h = rs.table
+                spot = [round(rng.uniform(0, w), 2), round(rng.uniform(0, h), 2)]  # a point asked is no secret
+                try:
+                    rs.scan(call("los.check", game=gid, side=side, **{"from": rng.choice(mine), "to": spot}), side,
+                            after[side], "los.check")
+                except EngineError as exc:
+                    rs.scan({"error": exc.message}, side, after[side], "los.check refusal")
+        check_numbering(call, gid, numbered)
+        before = after
+        stats["messages"] += 1
+    stats["games"] += 1
+    call("game.close", game=gid)
 
 
 def _number(v: Any) -> bool:

@@ -23,13 +23,12 @@ import random
 import tomllib
 from typing import Any
 
-from game.engine.client import EngineError, InProcessEngine
+from game.engine.client import InProcessEngine
 from game.rules.scenario import SCENARIO_DIR
 from game.rulesets.obc import sight
 from game.rulesets.obc.scenario import build
 from tests.engine import fog_rulesets as fog
-from tests.engine.test_fog import check_numbering, fill, made_up
-from tests.engine.test_fog_tet68 import merge
+from tests.engine.test_fog import fill, made_up
 from tests.obc.test_engine import seen_by
 
 SIDES = ("allied", "insurgent")
@@ -134,75 +133,25 @@ def act_at_random(call, gid: str, side: str, offers: list[dict], rng: random.Ran
     return concrete(offer, call("game.view", game=gid, side=side), rng)
 
 
-def play(eng: InProcessEngine, rng: random.Random, raw: dict, seed: int, ai_insurgent: bool, actions: int,
-         stats: dict) -> None:
-    call = eng.call
+def game_truth(raw: dict):
+    """The referee's truth for games of ``raw``, its line of sight built once."""
     los = sight.table(build(raw, "t"))
-    players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
-    gid = call("game.new", scenario=raw, seed=seed, players=players, referee=True, side="referee")["game"]
-    numbered = {s: 0 for s in (*SIDES, "referee")}
-    ref, known = truth(call, gid, los)
-    before = {s: secrets(ref, known, s) for s in SIDES}
-    check_numbering(call, gid, numbered)
-    for _ in range(actions):
-        if ref["over"] or ref["to_act"] is None:
-            break
-        side = ref["to_act"]
-        other = "insurgent" if side == "allied" else "allied"
-        for s in SIDES:
-            scan(call("game.view", game=gid, side=s), s, before[s], "game.view")
-            g = eng.engine.sessions[gid].game
-            scan(g.view(s), s, before[s], "the computer's view")
-            scan(g.legal_actions(s), s, before[s], "the computer's actions")
-        if players[side] == "ai":
-            res = call("game.step", game=gid, side=other)
-            ref, known = truth(call, gid, los)
-            after = {s: secrets(ref, known, s) for s in SIDES}
-            scan(res, other, merge(before[other], after[other]), "game.step")
-        else:
-            if rng.random() < 0.1:
-                probe(call, gid, side, ref, before[side], rng)
-            acts = call("game.actions", game=gid, side=side)
-            scan(acts, side, before[side], "game.actions")
-            action = act_at_random(call, gid, side, acts["actions"], rng)
-            if action["type"] in ("fire", "move"):
-                try:
-                    scan(call("game.preview", game=gid, side=side, action=action), side, before[side], "preview")
-                except EngineError as exc:
-                    scan({"error": exc.message, "data": exc.data}, side, before[side], "preview refusal")
-            try:
-                res = call("game.act", game=gid, side=side, action=action)
-            except EngineError as exc:
-                scan({"error": exc.message, "data": exc.data}, side, before[side], "refusal")
-                stats["refused"] += 1
-                continue
-            ref, known = truth(call, gid, los)
-            after = {s: secrets(ref, known, s) for s in SIDES}
-            scan(res, side, merge(before[side], after[side]), "game.act")
-            ev = call("game.events", game=gid, side=other, since=numbered[other])
-            scan(ev, other, merge(before[other], after[other]), "game.events")
-            stats["kinds"].update(e["type"] if e["type"] != "roll" else e["purpose"] for e in res["events"])
-            mine = [m["id"] for m in ref["men"] if m["side"] == side and m["status"] == "ok" and m["on_table"]]
-            if mine:
-                spot = [round(rng.uniform(0, 48), 2), round(rng.uniform(0, 48), 2)]  # a point asked is no secret
-                try:
-                    scan(call("los.check", game=gid, side=side, **{"from": rng.choice(mine), "to": spot}), side,
-                         after[side], "los.check")
-                except EngineError as exc:
-                    scan({"error": exc.message}, side, after[side], "los.check refusal")
-        check_numbering(call, gid, numbered)
-        before = after
-        stats["messages"] += 1
-    stats["games"] += 1
-    call("game.close", game=gid)
+    return lambda call, gid: truth(call, gid, los)
+
+
+RULESET = fog.Ruleset(
+    truth=game_truth, secrets=secrets,
+    scan=scan, probe=probe, probe_rate=0.1, choose=act_at_random, previews=("fire", "move"),
+    mine=lambda ref, side: [m["id"] for m in ref["men"] if m["side"] == side and m["status"] == "ok" and m["on_table"]],
+    table=(48, 48))
 
 
 def test_no_hidden_fact_reaches_a_side_in_hot_lz():  # DESIGN §6; OBC-13, OBC-30, OBC-44, OBC-49, G-42
     eng = InProcessEngine()
     stats = {"games": 0, "messages": 0, "refused": 0, "kinds": collections.Counter()}
     for n in range(4):
-        play(eng, random.Random(5200 + n), scenario(close=n % 2 == 0), 5200 + n, ai_insurgent=n % 4 >= 2,
-             actions=60, stats=stats)
+        fog.play(eng, RULESET, random.Random(5200 + n), scenario(close=n % 2 == 0), 5200 + n,
+                 ai_insurgent=n % 4 >= 2, actions=60, stats=stats)
     assert stats["games"] == 4 and stats["messages"] > 100
     assert {"to hit", "fire effect"} <= set(stats["kinds"]), stats["kinds"]  # the games came to blows
 

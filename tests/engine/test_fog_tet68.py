@@ -20,10 +20,10 @@ import random
 import tomllib
 from typing import Any
 
-from game.engine.client import EngineError, InProcessEngine
+from game.engine.client import InProcessEngine
 from game.rules.scenario import SCENARIO_DIR
 from tests.engine import fog_rulesets as fog
-from tests.engine.test_fog import check_numbering, fill, made_up
+from tests.engine.test_fog import fill, made_up
 from tests.tet68.test_game import seen_by
 
 SIDES = ("allied", "insurgent")
@@ -66,10 +66,6 @@ def secrets(ref: dict, known: dict, side: str) -> dict:
             "enemy": {f["id"] for f in enemy}}
 
 
-def merge(a: dict, b: dict) -> dict:
-    return {k: a[k] & b[k] for k in a}
-
-
 def scan(msg: Any, side: str, secret: dict, where: str) -> None:
     """Fail on a hidden enemy's id or place, or on an enemy's roster, in a message sent to ``side``."""
 
@@ -103,81 +99,29 @@ def probe(call, gid: str, side: str, ref: dict, secret: dict, rng: random.Random
                       lambda got, where: scan(got, side, secret, where), me)
 
 
-def play(eng: InProcessEngine, rng: random.Random, raw: dict, seed: int, ai_insurgent: bool, actions: int,
-         stats: dict) -> None:
-    call = eng.call
-    players = {"allied": "human", "insurgent": "ai" if ai_insurgent else "human"}
-    gid = call("game.new", scenario=raw, seed=seed, players=players, referee=True, side="referee")["game"]
-    numbered = {s: 0 for s in (*SIDES, "referee")}
-    ref, known = truth(call, gid)
-    before = {s: secrets(ref, known, s) for s in SIDES}
-    check_numbering(call, gid, numbered)
-    for _ in range(actions):
-        if ref["over"] or ref["to_act"] is None:
-            break
-        side = ref["to_act"]
-        other = "insurgent" if side == "allied" else "allied"
-        for s in SIDES:
-            scan(call("game.view", game=gid, side=s), s, before[s], "game.view")
-            g = eng.engine.sessions[gid].game
-            scan(g.view(s), s, before[s], "the computer's view")
-            scan(g.legal_actions(s), s, before[s], "the computer's actions")
-        if players[side] == "ai":
-            res = call("game.step", game=gid, side=other)
-            ref, known = truth(call, gid)
-            after = {s: secrets(ref, known, s) for s in SIDES}
-            scan(res, other, merge(before[other], after[other]), "game.step")
-        else:
-            if rng.random() < 0.15:
-                probe(call, gid, side, ref, before[side], rng)
-            acts = call("game.actions", game=gid, side=side)
-            scan(acts, side, before[side], "game.actions")
-            offers = acts["actions"]
-            action = fill(rng.choices(offers, [LIKED.get(o["type"], 1.0) for o in offers])[0], rng)
-            if action["type"] in ("cone", "launch", "grenade") and offers and rng.random() < 0.7:
-                targets = next(o for o in offers if o["type"] == action["type"]
-                               and o["figure"] == action["figure"]).get("targets")
-                if targets:  # aim at someone seen, as a player would
-                    t = rng.choice(targets)
-                    action["at"] = [t["x"], t["y"]]
-            if action["type"] in ("fire", "snap_fire", "cone", "launch", "grenade", "move", "charge"):
-                try:
-                    scan(call("game.preview", game=gid, side=side, action=action), side, before[side], "preview")
-                except EngineError as exc:
-                    scan({"error": exc.message, "data": exc.data}, side, before[side], "preview refusal")
-            try:
-                res = call("game.act", game=gid, side=side, action=action)
-            except EngineError as exc:
-                scan({"error": exc.message, "data": exc.data}, side, before[side], "refusal")
-                stats["refused"] += 1
-                continue
-            ref, known = truth(call, gid)
-            after = {s: secrets(ref, known, s) for s in SIDES}
-            scan(res, side, merge(before[side], after[side]), "game.act")
-            ev = call("game.events", game=gid, side=other, since=numbered[other])
-            scan(ev, other, merge(before[other], after[other]), "game.events")
-            stats["kinds"].update(e["type"] if e["type"] != "roll" else e["purpose"] for e in res["events"])
-            mine = [f["id"] for f in ref["figures"] if f["side"] == side and f["alive"]]
-            if mine:
-                spot = [round(rng.uniform(0, 36), 2), round(rng.uniform(0, 24), 2)]  # a point asked is no secret
-                try:
-                    los = call("los.check", game=gid, side=side, **{"from": rng.choice(mine), "to": spot})
-                    scan(los, side, after[side], "los.check")
-                except EngineError as exc:
-                    scan({"error": exc.message}, side, after[side], "los.check refusal")
-        check_numbering(call, gid, numbered)
-        before = after
-        stats["messages"] += 1
-    stats["games"] += 1
-    call("game.close", game=gid)
+def choose(_call, _gid: str, side: str, offers: list[dict], rng: random.Random) -> dict:
+    action = fill(rng.choices(offers, [LIKED.get(o["type"], 1.0) for o in offers])[0], rng)
+    if action["type"] in ("cone", "launch", "grenade") and offers and rng.random() < 0.7:
+        targets = next(o for o in offers if o["type"] == action["type"]
+                       and o["figure"] == action["figure"]).get("targets")
+        if targets:  # aim at someone seen, as a player would
+            t = rng.choice(targets)
+            action["at"] = [t["x"], t["y"]]
+    return action
+
+
+RULESET = fog.Ruleset(
+    truth=lambda _raw: truth, secrets=secrets, scan=scan, probe=probe, probe_rate=0.15, choose=choose,
+    previews=("fire", "snap_fire", "cone", "launch", "grenade", "move", "charge"),
+    mine=lambda ref, side: [f["id"] for f in ref["figures"] if f["side"] == side and f["alive"]], table=(36, 24))
 
 
 def test_no_hidden_fact_reaches_a_side_in_hue_street():  # DESIGN §6; TET-5, TET-6, TET-16, TET-17, C-32, G-41
     eng = InProcessEngine()
     stats = {"games": 0, "messages": 0, "refused": 0, "kinds": __import__("collections").Counter()}
     for n in range(6):
-        play(eng, random.Random(4100 + n), scenario(close=n % 3 != 2), 4100 + n, ai_insurgent=n % 2 == 1,
-             actions=40, stats=stats)
+        fog.play(eng, RULESET, random.Random(4100 + n), scenario(close=n % 3 != 2), 4100 + n, ai_insurgent=n % 2 == 1,
+                 actions=40, stats=stats)
     assert stats["games"] == 6 and stats["messages"] > 100
     assert {"to hit", "cover", "burst"} <= set(stats["kinds"]), stats["kinds"]  # the games came to blows
 
