@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.engine.test_readonly import Process, Tally, _answer, first_difference
+from tests.engine.test_readonly import Process, Tally, _answer, act_both, save_loads
 
 SIDES = ("allied", "insurgent")
 
@@ -82,18 +82,9 @@ def play(case: Case, raw: dict, seed: int, players: dict, max_acts: int, tally: 
             offer = rng.choices(offers, [case.liked.get(o["type"], 1.0) for o in offers])[0]
             method, params = "game.act", {"game": gid, "side": side, "action": case.concrete(offer, views[side], rng)}
             tally.acts += 1
-        r, p = reader.call(method, params), plain.call(method, params)
-        if isinstance(r, tuple):
-            tally.refused += 1
-        rg, pg = reader.game(gid), plain.game(gid)
-        if rg.hash() != pg.hash() or rg.events != pg.events or _answer(r) != _answer(p):
-            tally.divergences.append(f"{where}, after {method} {n} {params.get('action', '')}:\n  "
-                                     + first_difference(rg, pg, _answer(r), _answer(p)))
+        if not act_both(reader, plain, gid, method, params, tally, f"{where}, after {method} {n}"):
             return
-    doc = reader.call("game.save", {"game": gid})
-    loaded = plain.call("game.load", {"save": doc["save"]})
-    if not isinstance(loaded, dict) or loaded["hash"] != reader.game(gid).hash():
-        tally.divergences.append(f"{where}: the reader's save does not load: {loaded}")
+    save_loads(reader, plain, gid, tally, where)
 
 
 def three_games(case: Case, scenario: Callable[[bool], dict], first_seed: int) -> Tally:

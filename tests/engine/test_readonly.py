@@ -175,6 +175,28 @@ def _where(a: Any, b: Any, path: str) -> str:
     return f"{path or '.'}: reader {a!r}, plain {b!r}"
 
 
+def act_both(reader: Process, plain: Process, gid: str, method: str, params: dict, tally: Tally, where: str) -> bool:
+    """Send one act or step to both engines; False, with the divergence recorded, once the two games differ
+    (state hash, events or answer)."""
+    r, p = reader.call(method, params), plain.call(method, params)
+    if isinstance(r, tuple):
+        tally.refused += 1
+    rg, pg = reader.game(gid), plain.game(gid)
+    if rg.hash() != pg.hash() or rg.events != pg.events or _answer(r) != _answer(p):
+        tally.divergences.append(f"{where} {params.get('action', '')}:\n  "
+                                 + first_difference(rg, pg, _answer(r), _answer(p)))
+        return False
+    return True
+
+
+def save_loads(reader: Process, plain: Process, gid: str, tally: Tally, where: str) -> None:
+    """The reader's save of the game loads in the plain engine to the same state (recorded if not)."""
+    doc = reader.call("game.save", {"game": gid})
+    loaded = plain.call("game.load", {"save": doc["save"]})
+    if not isinstance(loaded, dict) or loaded["hash"] != reader.game(gid).hash():
+        tally.divergences.append(f"{where}: the reader's save does not load: {loaded}")
+
+
 def play(sid: str, seed: int, max_acts: int, tally: Tally, reader: Process, plain: Process) -> None:
     """One game in both engines (module docstring); a divergence is recorded in ``tally``."""
     players = SCENARIOS[sid]
@@ -202,18 +224,9 @@ def play(sid: str, seed: int, max_acts: int, tally: Tally, reader: Process, plai
         else:
             method, params = "game.act", {"game": gid, "side": side, "action": pick(offers, rng)}
             tally.acts += 1
-        r, p = reader.call(method, params), plain.call(method, params)
-        if isinstance(r, tuple):
-            tally.refused += 1
-        rg, pg = reader.game(gid), plain.game(gid)
-        if rg.hash() != pg.hash() or rg.events != pg.events or _answer(r) != _answer(p):
-            tally.divergences.append(f"{where}, after {method} {n} {params.get('action', '')}:\n  "
-                                     + first_difference(rg, pg, _answer(r), _answer(p)))
+        if not act_both(reader, plain, gid, method, params, tally, f"{where}, after {method} {n}"):
             return
-    doc = reader.call("game.save", {"game": gid})
-    loaded = plain.call("game.load", {"save": doc["save"]})
-    if not isinstance(loaded, dict) or loaded["hash"] != reader.game(gid).hash():
-        tally.divergences.append(f"{where}: the reader's save does not load: {loaded}")
+    save_loads(reader, plain, gid, tally, where)
 
 
 # -- the tests ------------------------------------------------------------------------------------
