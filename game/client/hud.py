@@ -190,6 +190,23 @@ def describe_odds(r: dict, names: dict[str, str] | None = None) -> str:
     return "\n".join(lines)
 
 
+MAX_TRAY = 1.25
+"""The dice tray's widest, screen units (it stands at the right edge: the lines of modifiers wrap past it)."""
+
+
+def _text_width(text: str, scale: float) -> float:
+    """How wide ``text`` is drawn in the default font at ``scale``, screen units."""
+    return p3d.TextNode("measure").calc_width(text) * scale
+
+
+def _rows(text: str, wordwrap: float) -> int:
+    """How many lines ``text`` takes in the default font wrapped at ``wordwrap`` (in its own units)."""
+    node = p3d.TextNode("measure")
+    node.set_wordwrap(wordwrap)
+    node.set_text(text)
+    return max(1, node.get_num_rows())
+
+
 def _wrap(text: str, width: int) -> str:
     return "\n".join(textwrap.fill(line, width) if line else "" for line in text.splitlines())
 
@@ -482,15 +499,20 @@ class Hud:
             return
         if self.dice_frame is not None:
             self.dice_frame.destroy()
-        per_row, cell = 10, 0.075
+        per_row, cell, small = 10, 0.075, 0.026
         most = max(min(len(r["dice"]), per_row) for r in rows)
-        width = max(0.6, 0.06 + cell * most + 0.3)
-        heights = [0.17 + (0.04 if r["mods"] else 0.0) + cell * (max(len(r["dice"]) - 1, 0) // per_row) for r in rows]
+        mods = [_short(r["mods"], 140) for r in rows]  # (two lines at most)
+        # as wide as the dice need, or the longest line of modifiers (up to MAX_TRAY; longer ones wrap)
+        width = min(max(0.6, 0.06 + cell * most + 0.3, *(_text_width(m, small) + 0.06 for m in mods)), MAX_TRAY)
+        wrap = (width - 0.06) / small
+        lines = [_rows(m, wrap) if m else 0 for m in mods]
+        heights = [0.17 + (0.04 + 0.03 * (n - 1) if n else 0.0) + cell * (max(len(r["dice"]) - 1, 0) // per_row)
+                   for r, n in zip(rows, lines, strict=True)]
         total = sum(heights) + 0.02
         f = DirectFrame(parent=self.dice_anchor, frameColor=PANEL, frameSize=(-width, 0, 0, total),
                         pos=(-0.02, 0, 0.1))
         y = total - 0.01
-        for r, h in zip(rows, heights, strict=True):
+        for r, h, m in zip(rows, heights, mods, strict=True):
             OnscreenText(parent=f, text=_short(r["title"], 30), pos=(-width + 0.03, y - 0.035), scale=0.03,
                          fg=r["ink"], align=p3d.TextNode.A_left)
             OnscreenText(parent=f, text=r["summary"], pos=(-0.03, y - 0.035), scale=0.032, fg=INK,
@@ -504,9 +526,9 @@ class Hud:
             if need:
                 OnscreenText(parent=f, text=need.replace("need", "needs"), pos=(-0.03, dy - 0.022), scale=0.05,
                              fg=ACCENT, align=p3d.TextNode.A_right)
-            if r["mods"]:
-                OnscreenText(parent=f, text=_short(r["mods"], 64), pos=(-width + 0.03, dy - 0.075), scale=0.026,
-                             fg=DIM, align=p3d.TextNode.A_left)
+            if m:
+                OnscreenText(parent=f, text=m, pos=(-width + 0.03, dy - 0.075), scale=small, fg=DIM,
+                             align=p3d.TextNode.A_left, wordwrap=wrap)
             y -= h
         self.dice_frame = f
         self._later(seconds, self._hide_dice, "dice", f)

@@ -226,3 +226,21 @@ def test_the_log_shows_whole_entries(make_app):
     rows = app.hud.log_text.getText().splitlines()
     assert rows[0].startswith("entry ") and len(rows) <= LOG_ROWS
     assert rows[-1].endswith("[DD-4.9 (a)]") and "entry 11:" in "\n".join(rows)
+
+
+def test_a_roll_with_many_modifiers_shows_them_all_on_screen(make_app):
+    # every die is explained (each modifier by name and clause): a long list wraps inside the tray, which
+    # stays on the screen, instead of running off its right edge or being cut short
+    app = make_app(FakeEngine)
+    app.open_game_sync("fake_patrol")
+    mods = [{"name": f"Squad Leader sq{k}_sl in command distance", "value": 1, "clause": "DD-2.3"} for k in range(1, 4)]
+    roll = {"seq": 1, "type": "roll", "purpose": "command points", "side": "allied", "dice": [4], "target": 0,
+            "result": 7, "modifiers": mods, "text": "Command Points: 4 + 3 = 7"}
+    app.hud.show_rolls([roll])
+    frame = app.hud.dice_frame
+    lo, hi = frame.get_tight_bounds(app.base.aspect2d)
+    right = app.base.get_aspect_ratio()
+    assert hi.x <= right + 1e-3 and lo.x >= -right - 1e-3
+    shown = " ".join(t.node().get_text() for t in frame.find_all_matches("**/+TextNode")).replace("\n", " ")
+    for k in range(1, 4):
+        assert f"sq{k}_sl" in shown, shown
