@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from game.rules.offers import thaw
+
 if TYPE_CHECKING:
     from game.rules.game import Game
 
@@ -77,7 +79,8 @@ class SideView:
             return {"fp": t.fp, "range": t.range, "hits": t.hits, "role": t.role, "base": t.base}
 
         # Both are the AI's own: ``game.view`` builds a view that shares nothing with the state, and
-        # ``game.legal_actions`` hands out a fresh copy of its listing (tests/ai/test_boundary.py).
+        # ``game.legal_actions`` hands out read-only offers the engine keeps: the AI gets its own copy of
+        # them (``offers.thaw``), to change as it likes (tests/ai/test_boundary.py).
         view = game.view(side)
         # The scenario's objectives are printed in the scenario (public), like its terrain.
         view["scenario"]["objectives"] = [
@@ -88,7 +91,7 @@ class SideView:
         view["scenario"]["support"] = [{"side": s.side, "asset": s.asset, "missions": s.missions}
                                        for s in getattr(game.scenario, "support", ())]
         view["fire_support"] = fire_support_tables(game)
-        return cls(side, view, game.legal_actions(side),
+        return cls(side, view, thaw(game.legal_actions(side)),
                    int(getattr(game.state, "threat", 2)), preview, check, terrain, stand,
                    lambda n: game.dice.below(n, "ai"), lambda: game.dice.uniform("ai"))
 

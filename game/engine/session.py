@@ -494,11 +494,11 @@ class Engine:
         s = self._session(params, conn)
         side = self._side(params, s, conn, allow_referee=False)
         seat = self._seat(params, s, side, required=False)
-        actions = s.game.legal_actions(side)
         previewable = s.ruleset.previewable()
-        for a in actions:  # whether game.preview answers it: the client asks for odds only then
-            # (a DD offer from under a Blind is not: its stands are not on the table yet)
-            a["preview"] = a["type"] in previewable and not a.get("from_blind")
+        # each offer (read-only, game.rules.offers) copied with whether game.preview answers it: the client
+        # asks for odds only then (a DD offer from under a Blind is not: its stands are not on the table yet)
+        actions = [{**a, "preview": a["type"] in previewable and not a.get("from_blind")}
+                   for a in s.game.legal_actions(side)]
         if side in s.teams:
             for a in actions:
                 a["seat"] = s.ruleset.acting_seat(s.teams[side], s.game, a)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import functools
 import math
-import pickle
 import threading
 import weakref
 from abc import ABC, abstractmethod
@@ -41,6 +40,7 @@ from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.memo import image
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
+from game.rules.offers import freeze_all
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
 from game.rules.terrain_changes import burnt_polygons
@@ -316,9 +316,9 @@ class Game:
         """(the sight conditions, the sightlines answered under them, by the two ends' footprints)."""
         self._prefetched: tuple = (None, {})
         self._los = None
-        self._listed: tuple = (None, b"")
+        self._listed: tuple = (None, ())
         """The last listing: (its key: the side, the override, the state and its ``changes.versions``;
-        the listing pickled)."""
+        its read-only offers)."""
         self._keyed: tuple = ()
         """The state and override the keys name by id, held so no other object takes their ids."""
         self._table: tuple = (None, b"", {}, {})
@@ -639,9 +639,10 @@ class Game:
         A listing depends on the state alone (and on ``los_override``, which must answer from its two
         arguments alone: set a new one to change its answers). So it is kept while the state is the same
         object and no write has touched it (``changes.versions``: a refused action changes nothing;
-        players often ask again), and handed out again as a fresh copy. Within a listing each element's
-        offers are kept the same way while the table part of the state stands still, with an image of
-        the element (:meth:`kept`)."""
+        players often ask again), and handed out again: each caller gets its own list of the same
+        read-only offers (``game.rules.offers``: change a copy, ``dict(offer)``). Within a listing each
+        element's offers are kept the same way while the table part of the state stands still, with an
+        image of the element (:meth:`kept`)."""
         s, v = self.state, changes.versions
         key = (side, id(self.los_override), id(s), v[TABLE], v[REST])
         if self._listed[0] != key:
@@ -654,26 +655,26 @@ class Game:
                 out = self._list_actions(side)
             finally:
                 self.listing_memo = None
-            self._listed = (key, pickle.dumps(out, pickle.HIGHEST_PROTOCOL))
+            self._listed = (key, tuple(freeze_all(out)))
             self._keyed = (s, self.los_override)  # what the keys name by id lives as long as they do
             if memo.VERIFY:
                 memo.verify(self, key)
         elif memo.VERIFY:
             memo.verify(self, key)
-        return pickle.loads(self._listed[1])
+        return list(self._listed[1])
 
     def kept(self, thing: Element | Blind, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
         """The offers ``make()`` lists for an element or a Blind, kept from an earlier listing while
         neither the table (its counter in ``changes.versions``) nor the thing itself has changed; ``what`` names all
-        else they read (the activation option, and so on). Only while listing; the lists are the
-        listing's own and never handed out."""
+        else they read (the activation option, and so on). Only while listing; the offers are
+        read-only (``game.rules.offers``), for they are handed out in every listing that keeps them."""
         assert self.listing_memo is not None, "offers are kept only while listing"
         kept = self._table[3]
         key = (what, image(tuple(vars(thing).values())))
         if key not in kept:
             if len(kept) > 10_000:
                 kept.clear()
-            kept[key] = make()
+            kept[key] = freeze_all(make())
         return kept[key]
 
     def _list_actions(self, side: str) -> list[dict]:

@@ -5,8 +5,10 @@ built from the serialized state makes from scratch."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
+import pickle
 from types import SimpleNamespace
 
 import pytest
@@ -91,17 +93,24 @@ def test_every_listing_of_a_random_game_equals_a_fresh_one(sid, sight, seed):
     assert {"move", "hold"} <= kinds and g.state.turn >= 3
 
 
-def test_a_refusal_hands_out_the_same_listing_as_fresh_copies():
+def test_a_refusal_hands_out_the_same_listing_read_only():
     g = new_game("village_sweep")
     first = g.legal_actions("allied")
     with pytest.raises(IllegalAction):
         g.act("allied", {"type": "fire", "element": "sq1", "target": "nobody"})
     again = g.legal_actions("allied")
-    assert again == first and again is not first and again[0] is not first[0]
-    again[0]["label"] = "changed by the caller"
-    again[0]["params"]["x"] = 1
+    assert again == first and again is not first  # the same offers, in the caller's own list
+    with pytest.raises(TypeError, match="read-only"):
+        again[0]["label"] = "changed by the caller"
+    with pytest.raises(TypeError, match="read-only"):
+        again[0]["params"]["x"] = 1
+    with pytest.raises(TypeError, match="read-only"):
+        again[0]["params"]["to"]["from"].append(1)
+    mine = dict(again[0])  # a copy is the caller's own to change
+    mine["label"] = "changed by the caller"
     again.append({"type": "bogus"})
     assert g.legal_actions("allied") == first
+    assert json.loads(json.dumps(first)) == first and pickle.loads(pickle.dumps(first)) == first
 
 
 @pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation"])
