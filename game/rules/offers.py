@@ -55,12 +55,16 @@ def freeze(value: Any) -> Any:
     """``value`` with every dict and list in it read-only (what is read-only already is kept as it is)."""
     kind = type(value)
     if kind is dict:
-        return Offer({k: freeze(v) for k, v in value.items()})
+        return Offer({k: v if type(v) in _KEPT else freeze(v) for k, v in value.items()})
     if kind is list:
-        return Items([freeze(v) for v in value])
+        return Items([v if type(v) in _KEPT else freeze(v) for v in value])
     if kind is tuple:
         return tuple(freeze(v) for v in value)
     return value
+
+
+_KEPT = frozenset({str, int, float, bool, type(None), Offer, Items})
+"""What ``freeze`` keeps as it is: what cannot change, and what is read-only already."""
 
 
 def freeze_all(offers: list[dict]) -> list[Offer]:
