@@ -55,7 +55,11 @@ def freeze(value: Any) -> Any:
     """``value`` with every dict and list in it read-only (what is read-only already is kept as it is)."""
     kind = type(value)
     if kind is dict:
-        return Offer({k: v if type(v) in _KEPT else freeze(v) for k, v in value.items()})
+        out = Offer(value)  # one copy; then what may change inside it, made read-only in turn
+        for k, v in value.items():
+            if type(v) not in _KEPT:
+                _put(out, k, freeze(v))
+        return out
     if kind is list:
         return Items([v if type(v) in _KEPT else freeze(v) for v in value])
     if kind is tuple:
@@ -63,6 +67,7 @@ def freeze(value: Any) -> Any:
     return value
 
 
+_put = dict.__setitem__
 _KEPT = frozenset({str, int, float, bool, type(None), Offer, Items})
 """What ``freeze`` keeps as it is: what cannot change, and what is read-only already."""
 

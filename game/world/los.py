@@ -591,13 +591,13 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
             eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[n + k] + b.eye_height
         body_a = np.array([self._body(a) for a, _ in pairs])
         body_b = np.array([self._body(b) for _, b in pairs])
-        near = np.nonzero(quantise(edge) <= _longest_limit(conditions) + 1e-9)[0]
-        far = np.setdiff1d(np.arange(n), near)
+        within = quantise(edge) <= _longest_limit(conditions) + 1e-9
+        near, far = np.nonzero(within)[0], np.nonzero(~within)[0]
         out: list[LosResult | None] = [None] * n
         if len(far):
             tr = self.trace(eyes[far, 0], eyes[far, 1], conditions, distance=edge[far], early=True)
-            for i, k in enumerate(far.tolist()):
-                out[k] = self._result(tr.row(i), 0.0)
+            for k, row in zip(far.tolist(), tr.rows(np.arange(len(far))), strict=True):
+                out[k] = self._result(row, 0.0)
         if len(near):
             # per pair: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
             m, half = len(near), SIGHTLINES // 2
@@ -608,14 +608,15 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
             vis = tr.visible.reshape(m, SIGHTLINES)
             count = vis.sum(axis=1).tolist()
             pick = (np.arange(m) * SIGHTLINES + np.where(vis.any(axis=1), np.argmax(vis, axis=1), 0))
+            rows = tr.rows(pick)
             redo = np.nonzero(~tr.complete[pick])[0]
-            rows = {int(i): tr.row(int(pick[i])) for i in np.nonzero(tr.complete[pick])[0]}
             if len(redo):
                 lines = pick[redo]
                 full = self.trace(src[lines], dst[lines], conditions, distance=edge[near[redo]])
-                rows.update({int(i): full.row(j) for j, i in enumerate(redo)})
-            for i, k in enumerate(near.tolist()):
-                out[k] = self._result(rows[i], count[i] / SIGHTLINES)
+                for i, row in zip(redo.tolist(), full.rows(np.arange(len(redo))), strict=True):
+                    rows[i] = row
+            for k, row, c in zip(near.tolist(), rows, count, strict=True):
+                out[k] = self._result(row, c / SIGHTLINES)
         return out  # type: ignore[return-value]
 
     # -- evidence ----------------------------------------------------------------------------------

@@ -44,9 +44,26 @@ def quantise(x: np.ndarray | float) -> np.ndarray:
     return np.floor(np.asarray(x, float) * Q + 0.5) / Q
 
 
+class _KeptHash:
+    """A frozen dataclass's hash worked out once (it keys every sightline cache, asked many times a
+    listing) and left out of its pickles (a ``str`` hashes differently in another process)."""
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))  # type: ignore[attr-defined]
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 @dataclass(frozen=True)
-class Conditions:
+class Conditions(_KeptHash):
     """What limits sight beyond the baked terrain: weather, time of day, smoke, light, burnt ground."""
+
+    __hash__ = _KeptHash.__hash__  # named here, or the dataclass would make its own
 
     weather: str = "clear"
     """clear | mist | monsoon (DD-3.8, G-07)."""
@@ -84,8 +101,10 @@ class Conditions:
 
 
 @dataclass(frozen=True)
-class Observer:
+class Observer(_KeptHash):
     """A stand as line of sight sees it: its base on the table."""
+
+    __hash__ = _KeptHash.__hash__  # named here, or the dataclass would make its own
 
     x: float
     y: float
@@ -241,6 +260,31 @@ class Trace:
     hull_t: np.ndarray | None = None
     """Where along each sightline it enters that hull (3D inches from the eye), else inf."""
     hull_ids: tuple[str, ...] = ()
+
+    def rows(self, index: np.ndarray) -> list[Sight]:
+        """:meth:`row` for each of ``index``, read column by column (the same rows, for less)."""
+        idx = np.asarray(index, dtype=np.intp)
+        n = len(idx)
+        band = self.band[idx].astype(bool, copy=False).tolist()
+        walls = [NO_WALL] * n if self.wall is None else list(map(tuple, self.wall[idx].astype(int).tolist()))
+        hulls: list[tuple[str, float]] = [("", math.inf)] * n
+        if self.hull is not None and self.hull_t is not None:
+            ids = self.hull_ids
+            hulls = [(ids[h], t) if h >= 0 else ("", math.inf)
+                     for h, t in zip(self.hull[idx].astype(int).tolist(), self.hull_t[idx].astype(float).tolist(),
+                                     strict=True)]
+
+        def col(a: np.ndarray, kind: type) -> list:  # the Python type row() makes of each value
+            return a[idx].astype(kind, copy=False).tolist()
+
+        return [Sight(*cols, (b[0], b[1]), far, done, wall, hull, hull_t)
+                for *cols, b, far, done, wall, (hull, hull_t) in zip(
+                    col(self.visible, bool), col(self.distance, float), col(self.cutoff, float),
+                    col(self.limit, int), map(tuple, col(self.inches, float)), col(self.solid_t, float),
+                    col(self.solid_part, int), col(self.smoke, bool), col(self.above_part, int),
+                    col(self.above_t, float), map(tuple, col(self.eyes, float)), map(tuple, col(self.dirs, float)),
+                    col(self.elevated, bool), band, col(self.far, bool), col(self.complete, bool), walls, hulls,
+                    strict=True)]
 
     def row(self, i: int) -> Sight:
         band = self.band[i].tolist()
