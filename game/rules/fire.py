@@ -617,23 +617,35 @@ def legal_targets(g: Game, el: Element, shooters: list[Stand]) -> list[Stand]:
     if not shooters:
         return []
     sniper = all(g.book.stands[s.type].role == "sniper" for s in shooters)
-    seen: list[tuple[float, Stand, bool]] = []
-    for t in enemy_stands(g, el.side):
+    reach = {s.id: g.book.stands[s.type].range for s in shooters}
+    cands = []  # (the nearest shooter's gap, the enemy's place in the list, the enemy, each shooter's gap)
+    for i, t in enumerate(enemy_stands(g, el.side)):
         if g.book.stands[t.type].vehicle and not soft_skin(g, t):
             continue  # DD-7.2: small arms do not hurt a Class 2-4 hull (game.rules.armour: at_fire, crew_shot)
         dists = [(gap(g, s, t), s) for s in shooters]
-        vis = [(d, s) for d, s in dists if g.line_of_sight(s, t).visible]
-        if not vis:
-            continue
-        in_range = any(d <= g.book.stands[s.type].range for d, s in vis)
-        seen.append((min(d for d, _ in vis), t, in_range))
-    if not seen:
-        return []
-    if sniper:
-        return [t for _, t, r in seen if r]
-    closest = min(d for d, _, _ in seen)
-    elements = sorted({t.element for d, t, r in seen if d <= closest + 1e-9 and r})
-    return [t for _, t, r in seen if t.element in elements]
+        cands.append((min(d for d, _ in dists), i, t, dists))
+
+    def sighted(t: Stand, dists: list) -> list[tuple[float, Stand]]:  # the shooters that see it, with their gaps
+        return [(d, s) for d, s in dists if g.line_of_sight(s, t).visible]
+
+    if sniper:  # DD-5.29: any visible Confirmed stand a shooter that sees it has in range
+        return [t for _, _, t, dists in cands
+                if any(d <= reach[s.id] for d, s in dists) and any(d <= reach[s.id] for d, s in sighted(t, dists))]
+    # DD-5.28: the closest visible stand's element(s). Nearest first: an enemy nearer to no shooter than
+    # the closest visible one so far cannot be the closest, and its sightlines need not be asked.
+    seen: dict[int, tuple[float, bool]] = {}
+    closest = math.inf
+    for m, i, t, dists in sorted(cands, key=lambda c: (c[0], c[1])):
+        if m > closest + 1e-9:
+            break
+        vis = sighted(t, dists)
+        if vis:
+            d = min(d for d, _ in vis)
+            seen[i] = (d, any(d <= reach[s.id] for d, s in vis))
+            closest = min(closest, d)
+    elements = {t.element for _, i, t, _ in cands if i in seen and seen[i][0] <= closest + 1e-9 and seen[i][1]}
+    # every visible stand of those elements, in the listing's order
+    return [t for _, i, t, dists in cands if t.element in elements and (i in seen or sighted(t, dists))]
 
 
 def plan_fire(g: Game, el: Element, target_id: Any, ctx: Context, shooters: list[Stand] | None = None,

@@ -447,16 +447,24 @@ class Game:
         self._prefetched = (cond, where)
         if not moved:
             return
+        obs: dict[str, Any] = {}  # each thing's observer, made once for all its pairs
         pairs = []
         for a in things["allied"]:
-            a_moved = (a.id if isinstance(a, Stand) else "blind:" + a.id) in moved
+            ka = a.id if isinstance(a, Stand) else "blind:" + a.id
+            a_moved = ka in moved
             for b in things["insurgent"]:
-                if not a_moved and (b.id if isinstance(b, Stand) else "blind:" + b.id) not in moved:
+                kb = b.id if isinstance(b, Stand) else "blind:" + b.id
+                if not a_moved and kb not in moved:
                     continue
                 if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach or math.hypot(a.x - b.x, a.y - b.y) > reach:
                     continue
-                pairs += ((a, b), (b, a))
-        self.trace_sightlines(pairs)
+                oa, ob = obs.get(ka), obs.get(kb)
+                if oa is None:
+                    oa = obs[ka] = self.observer(a)
+                if ob is None:
+                    ob = obs[kb] = self.observer(b)
+                pairs += ((oa, ob), (ob, oa))
+        self._trace_observers(pairs, cond)
 
     def trace_sightlines(self, pairs: Iterable[tuple[Stand | Blind, Stand | Blind]]) -> None:
         """Answer, in one batched trace, the sightlines of these pairs (from the first to the second)
@@ -464,10 +472,12 @@ class Game:
         for a fraction of the cost when there are a few of them."""
         if self.los_override is not None:
             return
-        cond = self.conditions()
+        self._trace_observers([(self.observer(a), self.observer(b)) for a, b in pairs], self.conditions())
+
+    def _trace_observers(self, pairs: list[tuple], cond: Any) -> None:
+        """:meth:`trace_sightlines` for pairs of observers (``observer``) under the conditions ``cond``."""
         results = self.shared.results
-        todo = list(dict.fromkeys(key for a, b in pairs if (key := (self.observer(a), self.observer(b), cond))
-                                  not in results))
+        todo = list(dict.fromkeys(key for a, b in pairs if (key := (a, b, cond)) not in results))
         if todo:
             answers = self.los_table().check_many([(k[0], k[1]) for k in todo], cond)
             for k, answer in zip(todo, answers, strict=True):
