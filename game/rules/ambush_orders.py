@@ -146,13 +146,20 @@ def _springs_here(g: Game, el: Element, mover: Element, order: AmbushOrder, d: f
     return True
 
 
+def _asks(order: AmbushOrder, nearest: tuple[float, float] | None, first: tuple | None, d: float) -> bool:
+    """Will :func:`spring_point` look at this ambusher's sightlines at this point (as it walks)?"""
+    if order.trigger == "closest":
+        return nearest is None or d < nearest[0]
+    return first is None and not (order.trigger == "within" and d > (order.distance or 0.0))
+
+
 def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, str] | None:
     """(t, element id): the fraction of the move at which one of ``ambushers`` springs, each at the
     point its order names (never on ``hold``); the earliest such point, ties by element id. None if no
     order finds its point. Walks the move's inch-steps once (``reactions.samples``); an order that springs
     where it first holds stops the walk, and after that only a ``closest`` order whose point so far is
     no later is still looked at."""
-    from game.rules.reactions import Placed, samples
+    from game.rules.reactions import Placed, samples, sightlines_to
 
     mover = plan.element
     orders = {el.id: order_of(g, el) for el in ambushers}
@@ -165,6 +172,8 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
             if not live:
                 break
         with Placed(g, plan, t):
+            sightlines_to(g, [el for el in live if _asks(orders[el.id], closest.get(el.id), first, _nearest(g, el, mover))],
+                          mover)
             for el in live:
                 order = orders[el.id]
                 d = _nearest(g, el, mover)

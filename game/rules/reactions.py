@@ -196,6 +196,16 @@ class Placed:
         return False
 
 
+def sightlines_to(g: Game, shooters: list[Element], mover: Element) -> None:
+    """The sightlines from the shooters' stands to the mover's where they stand now, in one batch
+    (``Game.trace_sightlines``): the same answers :func:`closest_target` would ask for one by one."""
+    from game.rules.detection import REACH
+
+    targets = g.state.living(mover)
+    g.trace_sightlines([(s, t) for el in shooters for s in g.state.living(el) for t in targets
+                        if math.hypot(s.x - t.x, s.y - t.y) <= REACH])
+
+
 def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
     """The mover's stand a reacting element fires at: its closest visible stand in range."""
     best = None
@@ -334,6 +344,7 @@ def interrupt(g: Game, plan: Plan) -> str | None:
                 chosen = (t, kind, eid)
                 break
             with Placed(g, plan, t):
+                sightlines_to(g, [g.state.elements[eid]], mover)
                 if closest_target(g, g.state.elements[eid], mover) is not None:
                     chosen = (t, kind, eid)
                     break
