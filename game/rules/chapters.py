@@ -108,12 +108,17 @@ def register_chapter(chapter: Chapter) -> Chapter:
     if clash:
         raise ValueError(f"chapter {chapter.id}: clock kinds {sorted(clash)} already belong to another chapter")
     CHAPTERS[chapter.id] = chapter
+    _IN_ORDER[:] = [c for _, c in sorted(CHAPTERS.items())]
     return chapter
+
+
+_IN_ORDER: list[Chapter] = []
+"""Every registered chapter in id order (``register_chapter`` keeps it)."""
 
 
 def chapters(g: Game) -> list[Chapter]:
     """The chapters active in a game, in id order (stable whatever the import order)."""
-    return [c for _, c in sorted(CHAPTERS.items()) if c.active(g)]
+    return [c for c in _IN_ORDER if c.active(g)]
 
 
 def state_of(g: Game, chapter_id: str) -> Any:
