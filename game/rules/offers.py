@@ -15,40 +15,40 @@ from typing import Any, NoReturn
 
 
 def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
-    raise TypeError(f"an offered action is read-only: change a copy ({type(self).__mro__[1].__name__}(offer))")
+    raise TypeError(f"an offered action is read-only: change a copy ({self._plain.__name__}(offer))")
 
 
-class Offer(dict):
+class _ReadOnly:
+    """What the read-only kinds share: pickled as a copy of their plain kind, copied as themselves."""
+
+    __slots__ = ()
+    _plain: type
+
+    def __reduce__(self):
+        return type(self), (self._plain(self),)
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self
+
+
+class Offer(_ReadOnly, dict):
     """An offer, or a mapping inside one (its parameters): a dict that refuses every change."""
 
     __slots__ = ()
+    _plain = dict
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _refuse
 
-    def __reduce__(self):
-        return Offer, (dict(self),)
 
-    def __copy__(self) -> Offer:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Offer:
-        return self
-
-
-class Items(list):
+class Items(_ReadOnly, list):
     """A list inside an offer (a point, a parameter's choices): a list that refuses every change."""
 
     __slots__ = ()
+    _plain = list
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
-
-    def __reduce__(self):
-        return Items, (list(self),)
-
-    def __copy__(self) -> Items:
-        return self
-
-    def __deepcopy__(self, memo: dict) -> Items:
-        return self
 
 
 def freeze(value: Any) -> Any:
