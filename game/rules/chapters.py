@@ -80,6 +80,8 @@ class Chapter:
         return None
 
     def steps(self) -> tuple[Step, ...]:
+        """Its steps of the turn sequence (fixed for the chapter: asked once per phase and set of active
+        chapters)."""
         return ()
 
     def on_clock(self, g: Game, clock: Clock) -> None:
@@ -169,11 +171,21 @@ def tables(book: Rulebook, chapter_id: str) -> Any:
 
 
 def steps(g: Game, phase: str, core: tuple[Step, ...]) -> list[Step]:
-    """The steps of ``phase`` in this game: the core's and every active chapter's, in order."""
-    out = [st for st in core if st.phase == phase]
-    for ch in chapters(g):
-        out += [st for st in ch.steps() if st.phase == phase]
-    return sorted(out, key=lambda st: (st.order, st.chapter))
+    """The steps of ``phase`` in this game: the core's and every active chapter's, in order (worked out
+    once for each phase, core and set of active chapters: a chapter's steps are fixed)."""
+    active = tuple(chapters(g))
+    key = (phase, core, active)
+    out = _ordered.get(key)
+    if out is None:
+        out = [st for st in core if st.phase == phase]
+        for ch in active:
+            out += [st for st in ch.steps() if st.phase == phase]
+        out = _ordered[key] = sorted(out, key=lambda st: (st.order, st.chapter))
+    return out
+
+
+_ordered: dict[tuple, list[Step]] = {}
+"""``steps``' answers by phase, core steps and active chapters."""
 
 
 def run_steps(g: Game, phase: str, core: tuple[Step, ...]) -> None:
