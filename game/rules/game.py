@@ -449,21 +449,28 @@ class Game:
             return
         obs: dict[str, Any] = {}  # each thing's observer, made once for all its pairs
         pairs = []
-        for a in things["allied"]:
-            ka = a.id if isinstance(a, Stand) else "blind:" + a.id
-            a_moved = ka in moved
-            for b in things["insurgent"]:
-                kb = b.id if isinstance(b, Stand) else "blind:" + b.id
-                if not a_moved and kb not in moved:
-                    continue
-                if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach or math.hypot(a.x - b.x, a.y - b.y) > reach:
-                    continue
-                oa, ob = obs.get(ka), obs.get(kb)
-                if oa is None:
-                    oa = obs[ka] = self.observer(a)
-                if ob is None:
-                    ob = obs[kb] = self.observer(b)
-                pairs += ((oa, ob), (ob, oa))
+
+        def pair(a: Stand | Blind, ka: str, b: Stand | Blind, kb: str) -> None:
+            if abs(a.x - b.x) > reach or abs(a.y - b.y) > reach or math.hypot(a.x - b.x, a.y - b.y) > reach:
+                return
+            oa, ob = obs.get(ka), obs.get(kb)
+            if oa is None:
+                oa = obs[ka] = self.observer(a)
+            if ob is None:
+                ob = obs[kb] = self.observer(b)
+            pairs.extend(((oa, ob), (ob, oa)))
+
+        allied = [(a, a.id if isinstance(a, Stand) else "blind:" + a.id) for a in things["allied"]]
+        insurgent = [(b, b.id if isinstance(b, Stand) else "blind:" + b.id) for b in things["insurgent"]]
+        for a, ka in allied:  # every pair with an end that moved, once: an Allied end that moved ...
+            if ka in moved:
+                for b, kb in insurgent:
+                    pair(a, ka, b, kb)
+        for b, kb in insurgent:  # ... or an Insurgent end that moved and an Allied one that did not
+            if kb in moved:
+                for a, ka in allied:
+                    if ka not in moved:
+                        pair(a, ka, b, kb)
         self._trace_observers(pairs, cond)
 
     def trace_sightlines(self, pairs: Iterable[tuple[Stand | Blind, Stand | Blind]]) -> None:

@@ -70,7 +70,7 @@ def forget_table(g: Game) -> None:
     """Drop every answer the game kept that depends on the table (its terrain, its sight)."""
     g.measured.clear()
     g._table = (None, b"", {}, {})
-    g._listed = (None, b"")
+    g._listed = (None, ())
     g._sightlines = (None, {})
     g._prefetched = (None, {})
     g._conditions = None
