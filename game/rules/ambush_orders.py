@@ -48,6 +48,7 @@ from game.rules.chapters import Chapter, register_chapter, set_state, state_of
 from game.rules.data import DataError
 from game.rules.errors import IllegalAction
 from game.rules.game import SideActionKind, register_side
+from game.rules.offers import freeze
 from game.rules.state import Element
 
 if TYPE_CHECKING:
@@ -199,23 +200,28 @@ class SetAmbush(SideActionKind):
     def offers(self, g: Game, side: str) -> list[dict]:
         if side != "insurgent" or g.state.solo is not None:
             return []
-        a = rules()
         out = []
         for el in _eligible(g):
             now = order_of(g, el)
-            out.append({
-                "type": self.type, "element": el.id, "cost": 0, "tokens": 0, "clause": "DD-2.25; G-28 (7)",
-                "label": f"{el.name}: ambush order, now {describe(now)} (free)",
-                "params": {
-                    "trigger": {"kind": "choice", "choices": list(a.orders), "default": now.trigger,
-                                "doc": "when the ambush springs on an Allied move: first, closest (the "
-                                       "nearest point), within (a distance), open (a target in the open), "
-                                       "hold (not at all)"},
-                    "distance": {"kind": "choice", "choices": [_inches(d) for d in a.within], "optional": True,
-                                 "default": _inches(now.distance if now.distance is not None else a.within_default),
-                                 "doc": "for 'within': inches, up to the 6\" trigger (3\": point blank, DD-2.28)"},
-                }})
+            # the same element, name and order: the same offer, made and made read-only once a game
+            out.append(g.measure(("set_ambush", el.id, el.name, now.trigger, now.distance),
+                                 lambda el=el, now=now: freeze(self._offer(el, now))))
         return out
+
+    def _offer(self, el: Element, now: AmbushOrder) -> dict:
+        a = rules()
+        return {
+            "type": self.type, "element": el.id, "cost": 0, "tokens": 0, "clause": "DD-2.25; G-28 (7)",
+            "label": f"{el.name}: ambush order, now {describe(now)} (free)",
+            "params": {
+                "trigger": {"kind": "choice", "choices": list(a.orders), "default": now.trigger,
+                            "doc": "when the ambush springs on an Allied move: first, closest (the "
+                                   "nearest point), within (a distance), open (a target in the open), "
+                                   "hold (not at all)"},
+                "distance": {"kind": "choice", "choices": [_inches(d) for d in a.within], "optional": True,
+                             "default": _inches(now.distance if now.distance is not None else a.within_default),
+                             "doc": "for 'within': inches, up to the 6\" trigger (3\": point blank, DD-2.28)"},
+            }}
 
     def check(self, g: Game, side: str, action: dict) -> tuple[Element, AmbushOrder]:
         """Every check of an order, nothing changed: the element and the order it gets."""
