@@ -40,7 +40,7 @@ from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.memo import image
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
-from game.rules.offers import freeze_all
+from game.rules.offers import freeze, freeze_all
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
 from game.rules.terrain_changes import burnt_polygons
@@ -300,6 +300,12 @@ def _registered() -> tuple[tuple[str, ...], list[tuple[str, ActionKind]]]:
 
 
 _KINDS: tuple = ((-1, -1), ((), []))
+
+
+_FACING = freeze({"kind": "angle", "optional": True, "doc": "new facing of every stand, degrees"})
+_PLACEMENTS = freeze({"kind": "placements", "optional": True,
+                      "doc": "instead of 'to': {stand id: [x, y, facing]} for every stand"})
+"""A move's parameters that are the same in every offer (read-only, ``game.rules.offers``)."""
 
 
 class Game:
@@ -744,9 +750,7 @@ class Game:
                     "params": {
                         "to": {"kind": "point", "max": reach, "from": [round(cx, 3), round(cy, 3)],
                                "doc": "the element's new centre; every stand moves by the same offset"},
-                        "facing": {"kind": "angle", "optional": True, "doc": "new facing of every stand, degrees"},
-                        "stands": {"kind": "placements", "optional": True,
-                                   "doc": "instead of 'to': {stand id: [x, y, facing]} for every stand"},
+                        "facing": _FACING, "stands": _PLACEMENTS,
                     },
                 })
         if el.winded:
