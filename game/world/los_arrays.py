@@ -222,14 +222,7 @@ class ArrayTrace:
         m = len(live)
         part = geo.canopy.owner[prim]
         entering = _dot(geo.canopy.normal[prim], d[ray]) < 0
-        exit_e = np.full(m, np.inf)
-        first_exit = (~entering) & (part == part_e[ray])
-        np.minimum.at(exit_e, ray[first_exit], t[first_exit])
-        exit_e = np.minimum(exit_e, ln)
-        exit_t = np.full(m, -np.inf)
-        last_entry = entering & (part == part_t[ray])
-        np.maximum.at(exit_t, ray[last_entry], t[last_entry])
-        exit_t = np.where(np.isfinite(exit_t), ln - exit_t, ln)
+        exit_e, exit_t = _band_exits(ray, t, part, entering, part_e, part_t, ln)
         span_e = self._band_span(e, d, part_e, exit_e)
         span_t = self._band_span(targets[live], -d, part_t, exit_t)
         if cut is not None:  # G-19: the woodlines the fire made, and none on burnt ground
@@ -428,14 +421,7 @@ class ArrayTrace:
         ray, t, prim = geo.canopy.all_hits(eyes, dirs, length)
         part = geo.canopy.owner[prim]
         entering = np.einsum("ij,ij->i", geo.canopy.normal[prim], dirs[ray]) < 0
-        exit_e = np.full(n, np.inf)
-        first_exit = (~entering) & (part == part_e[ray])
-        np.minimum.at(exit_e, ray[first_exit], t[first_exit])
-        exit_e = np.minimum(exit_e, length)
-        exit_t = np.full(n, -np.inf)
-        last_entry = entering & (part == part_t[ray])
-        np.maximum.at(exit_t, ray[last_entry], t[last_entry])
-        exit_t = np.where(np.isfinite(exit_t), length - exit_t, length)
+        exit_e, exit_t = _band_exits(ray, t, part, entering, part_e, part_t, length)
         span_e = self._band_span(eyes, dirs, part_e, exit_e)
         span_t = self._band_span(targets, -dirs, part_t, exit_t)
         cut = burnt_of(conditions.burnt).cut(eyes[:, :2], targets[:, :2], length) if conditions.burnt else None
@@ -494,6 +480,23 @@ def _longest_limit(conditions: Conditions) -> float:
     if tcap is not None and not conditions.illuminated:
         bound = min(bound, tcap)
     return bound
+
+
+def _band_exits(ray: np.ndarray, t: np.ndarray, part: np.ndarray, entering: np.ndarray, part_e: np.ndarray,
+                part_t: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far each sightline runs inside the canopy part its eye stands in (its first exit from that
+    part, at most its length), and inside the part its target stands in (back from the target to its
+    last entry into it): the stretches the woodline band may leave out (DD-4.2). ``ray``, ``t``, ``part``
+    and ``entering``: every canopy hit's sightline, distance, part and whether it enters the part."""
+    n = len(length)
+    exit_e = np.full(n, np.inf)
+    first_exit = (~entering) & (part == part_e[ray])
+    np.minimum.at(exit_e, ray[first_exit], t[first_exit])
+    exit_e = np.minimum(exit_e, length)
+    exit_t = np.full(n, -np.inf)
+    last_entry = entering & (part == part_t[ray])
+    np.maximum.at(exit_t, ray[last_entry], t[last_entry])
+    return exit_e, np.where(np.isfinite(exit_t), length - exit_t, length)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
