@@ -553,7 +553,10 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
             vis = out[:, _sl.O_VIS] != 0.0
             count = int(vis.sum())
             pick = int(np.argmax(vis)) if count else 0
-            s = self._fast_row(out[pick].tolist(), lines[pick][0], conditions)
+            v = out[pick].tolist()
+            if v[_sl.O_COMPLETE] != 0.0:  # the evidence read off the row when first asked
+                return self._fast_result(v, lines[pick][0], conditions, count / SIGHTLINES)
+            s = self._fast_row(v, lines[pick][0], conditions)
         else:
             sights = [self._sight(e, q, conditions, edge, early=True) for e, q in lines]
             count = sum(s.visible for s in sights)
@@ -571,52 +574,98 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
 
         A pair whose base edge distance exceeds the longest limit the conditions allow (30" elevated,
         less in weather or at night) is answered without tracing its sightlines. Fewer than
-        ``BATCH_PAIRS`` pairs are checked one at a time, which is quicker for so few.
+        ``BATCH_PAIRS`` pairs are checked one at a time, which is quicker for so few. A pair asked both
+        ways, (a, b) and (b, a), is traced once: the two checks cast the same twelve sightlines (each eye
+        to the other's eye and body, DD-4.5), in the other order, so each answer is read off the same
+        casts in its own order.
         """
         n = len(pairs)
         if n < BATCH_PAIRS:
             # too few to pay for the array work: one pair at a time (the same answers, tests/world)
             return [self.check(a, b, conditions) for a, b in pairs]
-        ga = np.array([self._base(a) for a, _ in pairs], dtype=object)
-        gb = np.array([self._base(b) for _, b in pairs], dtype=object)
+        first: dict[tuple[Observer, Observer], int] = {}
+        ends: list[tuple[Observer, Observer]] = []  # each pair once, in the order it was first asked
+        of, flip = [0] * n, [False] * n  # each asked pair's row in ``ends``, and whether it is turned round
+        for k, (a, b) in enumerate(pairs):
+            j = first.get((b, a))
+            if j is not None:
+                of[k], flip[k] = j, True
+                continue
+            j = first.get((a, b))
+            if j is None:
+                j = first[(a, b)] = len(ends)
+                ends.append((a, b))
+            of[k] = j
+        m = len(ends)
+        ga = np.array([self._base(a) for a, _ in ends], dtype=object)
+        gb = np.array([self._base(b) for _, b in ends], dtype=object)
         edge = shapely.distance(ga, gb)
         eye_a = shapely.get_coordinates(shapely.shortest_line(ga, gb))[0::2]
         eye_b = shapely.get_coordinates(shapely.shortest_line(gb, ga))[0::2]
-        eyes = np.empty((n, 2, 3))
+        eyes = np.empty((m, 2, 3))
         eyes[:, 0, :2], eyes[:, 1, :2] = eye_a, eye_b
         self._on_table(np.vstack([eye_a, eye_b]), "point")
         g = self._ground(np.vstack([eye_a, eye_b]))
-        for k, (a, b) in enumerate(pairs):
+        for k, (a, b) in enumerate(ends):
             eyes[k, 0, 2] = self._tree_z(a) if a.tree else g[k] + a.eye_height
-            eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[n + k] + b.eye_height
-        body_a = np.array([self._body(a) for a, _ in pairs])
-        body_b = np.array([self._body(b) for _, b in pairs])
-        within = quantise(edge) <= _longest_limit(conditions) + 1e-9
-        near, far = np.nonzero(within)[0], np.nonzero(~within)[0]
+            eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[m + k] + b.eye_height
+        within = (quantise(edge) <= _longest_limit(conditions) + 1e-9).tolist()
+        rows_of = np.array(of)
+        turned = np.array(flip)
+        near = [k for k in range(n) if within[of[k]]]
+        far = [k for k in range(n) if not within[of[k]]]
         out: list[LosResult | None] = [None] * n
-        if len(far):
-            tr = self.trace(eyes[far, 0], eyes[far, 1], conditions, distance=edge[far], early=True)
-            for k, row in zip(far.tolist(), tr.rows(np.arange(len(far))), strict=True):
+        if far:  # the one sightline eye to eye, from the asking end
+            f = np.array(far)
+            fr, ft = rows_of[f], turned[f].astype(np.intp)
+            tr = self.trace(eyes[fr, ft], eyes[fr, 1 - ft], conditions, distance=edge[fr], early=True)
+            for k, row in zip(far, tr.rows(np.arange(len(far))), strict=True):
                 out[k] = self._result(row, 0.0)
-        if len(near):
-            # per pair: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
-            m, half = len(near), SIGHTLINES // 2
-            src = np.repeat(eyes[near], half, axis=1)
-            dst = np.concatenate([eyes[near, 1:2], body_b[near], eyes[near, 0:1], body_a[near]], axis=1)
+        if near:
+            # per pair: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5); turned
+            # round, the same twelve with the halves swapped
+            traced = sorted({of[k] for k in near})
+            at = {j: i for i, j in enumerate(traced)}
+            t = np.array(traced)
+            body_a = np.array([self._body(ends[j][0]) for j in traced])
+            body_b = np.array([self._body(ends[j][1]) for j in traced])
+            half = SIGHTLINES // 2
+            src = np.repeat(eyes[t], half, axis=1)
+            dst = np.concatenate([eyes[t, 1:2], body_b, eyes[t, 0:1], body_a], axis=1)
             src, dst = src.reshape(-1, 3), dst.reshape(-1, 3)
-            tr = self.trace(src, dst, conditions, distance=np.repeat(edge[near], SIGHTLINES), early=True)
-            vis = tr.visible.reshape(m, SIGHTLINES)
-            count = vis.sum(axis=1).tolist()
-            pick = (np.arange(m) * SIGHTLINES + np.where(vis.any(axis=1), np.argmax(vis, axis=1), 0))
-            rows = tr.rows(pick)
-            redo = np.nonzero(~tr.complete[pick])[0]
-            if len(redo):
-                lines = pick[redo]
-                full = self.trace(src[lines], dst[lines], conditions, distance=edge[near[redo]])
-                for i, row in zip(redo.tolist(), full.rows(np.arange(len(redo))), strict=True):
-                    rows[i] = row
-            for k, row, c in zip(near.tolist(), rows, count, strict=True):
-                out[k] = self._result(row, c / SIGHTLINES)
+            dist = np.repeat(edge[t], SIGHTLINES)
+            fast = self._fast is not None and not conditions.burnt
+            if fast:  # the compiled answers as they come, one row each: each picked row read when needed
+                raw = self._rows_fast(src, dst, conditions, dist, True)[2]
+                vis = (raw[:, _sl.O_VIS] != 0.0).reshape(len(traced), SIGHTLINES)
+            else:
+                tr = self.trace(src, dst, conditions, distance=dist, early=True)
+                vis = tr.visible.reshape(len(traced), SIGHTLINES)
+            order = np.arange(SIGHTLINES)
+            swapped = (order + half) % SIGHTLINES  # a turned pair's k-th sightline is the pair's (k + 6) % 12-th
+            base = np.array([at[of[k]] for k in near]) * SIGHTLINES
+            lines = np.where(turned[near][:, None], swapped, order)  # each asked pair's sightlines, in its order
+            seen = vis.reshape(-1)[base[:, None] + lines]
+            count = seen.sum(axis=1).tolist()
+            pick = base + lines[np.arange(len(near)), np.where(seen.any(axis=1), np.argmax(seen, axis=1), 0)]
+            if fast:
+                picked = raw[pick]
+                redo = np.nonzero(picked[:, _sl.O_COMPLETE] == 0.0)[0]
+                if len(redo):  # dropped early: cast again in full for the evidence
+                    again = pick[redo]
+                    picked[redo] = self._rows_fast(src[again], dst[again], conditions, dist[again], False)[2]
+                for k, v, e, c in zip(near, picked.tolist(), src[pick].tolist(), count, strict=True):
+                    out[k] = self._fast_result(v, tuple(e), conditions, c / SIGHTLINES)
+            else:
+                rows = tr.rows(pick)
+                redo = np.nonzero(~tr.complete[pick])[0]
+                if len(redo):
+                    again = pick[redo]
+                    full = self.trace(src[again], dst[again], conditions, distance=dist[again])
+                    for i, row in zip(redo.tolist(), full.rows(np.arange(len(redo))), strict=True):
+                        rows[i] = row
+                for k, row, c in zip(near, rows, count, strict=True):
+                    out[k] = self._result(row, c / SIGHTLINES)
         return out  # type: ignore[return-value]
 
     # -- evidence ----------------------------------------------------------------------------------
@@ -625,6 +674,18 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         evidence made when first read (:func:`_deferred`; :meth:`_full_result`)."""
         assert s.complete, "evidence of a sightline the batched trace dropped"
         return _deferred(s.visible and fraction > 0, round(fraction, 4), s.distance, (self._full_result, s, fraction))
+
+    def _fast_result(self, v: list[float], e: tuple[float, float, float], conditions: Conditions,
+                     fraction: float) -> LosResult:
+        """:meth:`_result` for the compiled path's answer ``v`` (a complete row, from the eye ``e``): the
+        :class:`Sight` itself made only when the evidence is first read."""
+        visible = v[_sl.O_VIS] != 0.0
+        return _deferred(visible and fraction > 0, round(fraction, 4), v[_sl.O_DIST],
+                         (self._fast_evidence, v, e, conditions, fraction))
+
+    def _fast_evidence(self, v: list[float], e: tuple[float, float, float], conditions: Conditions,
+                       fraction: float) -> LosResult:
+        return self._full_result(self._fast_row(v, e, conditions), fraction)
 
     def _full_result(self, s: Sight, fraction: float) -> LosResult:
         inches = {c: v for c, v in zip(self.classes, s.inches, strict=True) if v > 0} if s.inches is not self._zeros else {}
