@@ -309,9 +309,19 @@ def reveal_element(g: Game, el: Element, reason: str, clause: str) -> None:
 
 def after_action(g: Game) -> None:
     """DD-4.9 (a): every Blind that an enemy unit (stand or marker) now has in LOS within its visual
-    cutoff becomes an Echo. Called at the start of every impulse, so after every action."""
+    cutoff becomes an Echo. Called at the start of every impulse, so after every action.
+
+    What it reads is the table (``changes.versions``' counter for it) and what blocks sight
+    (``Game.sight_key``): while both stand as they were when it last finished, every marker still a
+    Blind was looked at then and not seen, so it is not looked at again (the same answer, for none of
+    the sightlines)."""
+    from game.rules.changes import TABLE, versions
+
     s = g.state
     if s.over:
+        return
+    last = g.echoes_checked
+    if last[0] is s and last[1] is g.los_override and last[2] == versions[TABLE] and last[3] == g.sight_key():
         return
     watchers: dict[str, list[Stand | Blind]] = {}  # an Echo appearing moves no one: one list a side
     for b in list(s.blinds.values()):
@@ -322,6 +332,7 @@ def after_action(g: Game) -> None:
         w = sees_marker(g, b, watchers[b.side])
         if w is not None:
             make_echo(g, b, "an enemy unit has it within its visual cutoff", "DD-4.9 (a)")
+    g.echoes_checked = (s, g.los_override, versions[TABLE], g.sight_key())
 
 
 def on_fire(g: Game, attack: Any) -> None:

@@ -333,6 +333,9 @@ class Game:
         element (``kept``))."""
         self._sight: tuple = (None, -1, -1, ())
         """``sight_key`` as last made: (the state, its two ``changes.versions`` counters, the key)."""
+        self.echoes_checked: tuple = (None, None, -1, ())
+        """When ``detection.after_action`` last finished: (the state, the override, the table's counter,
+        ``sight_key``)."""
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
         self.measured: dict[tuple, Any] = {}
@@ -522,16 +525,21 @@ class Game:
 
     def conditions(self):
         """The weather, light and smoke that sightlines meet now (DD-3.8, G-23, DD-5.34)."""
+        kept, made, v = self._sight, self._conditions, changes.versions
+        if made is not None and made[0] is kept[3] and kept[0] is self.state and kept[1] == v[TABLE] and kept[2] == v[REST]:
+            return made[1]  # nothing written since they were made for this sight key
         from game.world.los import Conditions
 
         memo = self.listing_memo
         if memo is not None and "conditions" in memo:
             return memo["conditions"]
         key = self.sight_key()
-        if self._conditions is None or (self._conditions[0] is not key and self._conditions[0] != key):
+        if made is None or (made[0] is not key and made[0] != key):
             weather, time_of_day, smoke, burnt, lit, hulls, turn = key
             self._conditions = (key, Conditions(weather=weather, time_of_day=time_of_day, smoke=smoke,
                                                 illuminated=lit, burnt=burnt, hulls=hulls, turn=turn))
+        elif made[0] is not key:  # an equal key made again: the same conditions, kept under the new key
+            self._conditions = (key, made[1])
         if memo is not None:
             memo["conditions"] = self._conditions[1]
         return self._conditions[1]
