@@ -493,7 +493,8 @@ class Game:
     def _trace_observers(self, pairs: list[tuple], cond: Any) -> None:
         """:meth:`trace_sightlines` for pairs of observers (``observer``) under the conditions ``cond``."""
         results = self.shared.results
-        todo = list(dict.fromkeys(key for a, b in pairs if (key := (a, b, cond)) not in results))
+        young, old = results.young, results.old  # (``Recent.__contains__``, without a call per pair)
+        todo = list(dict.fromkeys(key for a, b in pairs if (key := (a, b, cond)) not in young and key not in old))
         if todo:
             answers = self.los_table().check_many([(k[0], k[1]) for k in todo], cond)
             for k, answer in zip(todo, answers, strict=True):
