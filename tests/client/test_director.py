@@ -295,10 +295,12 @@ def test_the_real_table_s_trees_hide_a_stand_in_the_jungle_and_the_director_lift
     assert lift is not None or canopy.seen(pose, [deep]) >= framing.SEEN
     if lift is not None:
         d._lift(lift)
-        v = flora.root.get_shader_input("u_clear0").get_vector()
+        held = flora.root.get_shader_input("u_clear0")  # held while its vector is read (it lives inside)
+        v = p3d.LVector4(held.get_vector())
         assert (v[0], v[1], v[2], v[3]) == pytest.approx((deep[0], deep[1], lift[2], 1.0))
         d._release_trees()
-        assert flora.root.get_shader_input("u_clear0").get_vector()[3] == 0.0
+        held = flora.root.get_shader_input("u_clear0")
+        assert held.get_vector()[3] == 0.0
     d.stop()
 
 

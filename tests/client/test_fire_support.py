@@ -65,6 +65,13 @@ def play(app, events, view, watch=None, limit: int = 10 * 120) -> int:
     return n
 
 
+def _sky(app) -> p3d.LVector3:
+    """The scene's ambient sky colour now, copied while its shader input is held (the vector
+    ``get_vector`` hands back lives inside the input: read through a dropped input, it is garbage)."""
+    held = app.scene.root.get_shader_input("u_sky")
+    return p3d.LVector3(held.get_vector().get_xyz())
+
+
 def nodes(app) -> int:
     """The scene's node count once the set piece's sounds have played out (a sound at a fixed point has
     an anchor node until it ends; the sounds run in real time, the presenter on the test's clock)."""
@@ -302,7 +309,7 @@ def test_bombs_rockets_wp_flares_gunships_and_spooky_play_and_clean_up(make_app,
     try:
         app = table(make_app, rec)
         pres = app.presenter
-        sky0 = app.scene.root.get_shader_input("u_sky").get_vector().get_xyz()
+        sky0 = _sky(app)
         done = 0
         lifted = []
         for i, (events, view) in enumerate(rec["batches"]):
@@ -322,7 +329,7 @@ def test_bombs_rockets_wp_flares_gunships_and_spooky_play_and_clean_up(make_app,
                             p = m.get_pos(app.render)
                             if not m.is_hidden() and 0 < p.x < 72 and 0 < p.y < 48:
                                 over.append(e["aircraft"])
-                lifted.append(app.scene.root.get_shader_input("u_sky").get_vector().get_x())
+                lifted.append(_sky(app).x)
 
             pres.set_speed(1.0)
             app.handle_events(events, view)
