@@ -30,6 +30,7 @@ JSON; ``tests/rules/test_changes.py`` walks states to check it).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import threading
 from typing import Any
@@ -41,6 +42,13 @@ the same state object, an unchanged state."""
 
 PART = "_tpart"
 """A record's own part once it is in a state (the instance attribute; absent while it is not)."""
+
+STAMP = "_tstamp"
+"""A record of the state's own classes (:class:`Tracked`) in a state: a number no other record has had,
+made anew as it goes into a state, by every counted write to it or to a list or dict it holds
+(``TrackedList.owner``), by a copy and by an undo. The same stamp, the same record as it was
+(``Game.kept`` keeps an element's offers under it). A record in no state has none yet."""
+_tick = itertools.count(1).__next__
 
 _journal: Journal | None = None
 _patched: set[type] = set()
@@ -95,7 +103,7 @@ _MISSING = object()
 _SCALAR_HINTS = {"str", "int", "float", "bool", "str | None", "int | None", "float | None"}
 
 
-def _write(self: Any, own: int, name: str, value: Any) -> None:
+def _write(self: Any, own: int, name: str, value: Any, owner: Any) -> None:
     d = self.__dict__
     old = d.get(name, _MISSING)
     if old is value or _same(old, value):
@@ -106,16 +114,18 @@ def _write(self: Any, own: int, name: str, value: Any) -> None:
     if _journal is not None:
         _note(self, dict(d))
     versions[part] += 1
-    object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, part))
+    object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, part, owner))
+    if owner is not None:
+        _stamp(owner, _tick())
 
 
 def tracked_setattr(self: Any, name: str, value: Any) -> None:
     """``__setattr__`` of the state's own records (:class:`Tracked`: their part in a slot)."""
     own = self._tpart
     if own is None:  # not in a state: nothing to count; containers are tracked for when it is
-        object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, None))
+        object.__setattr__(self, name, value if value.__class__ in _PLAIN else track(value, None, self))
     else:
-        _write(self, own, name, value)
+        _write(self, own, name, value, self)
 
 
 def record_setattr(self: Any, name: str, value: Any) -> None:
@@ -124,7 +134,7 @@ def record_setattr(self: Any, name: str, value: Any) -> None:
     if own is None:
         object.__setattr__(self, name, track(value, None))
     else:
-        _write(self, own, name, value)
+        _write(self, own, name, value, None)
 
 
 def tracked_delattr(self: Any, name: str) -> None:
@@ -133,6 +143,8 @@ def tracked_delattr(self: Any, name: str) -> None:
             _note(self, dict(self.__dict__))
         versions[TABLE] += 1
     object.__delattr__(self, name)
+    if isinstance(self, Tracked) and self._tpart is not None:
+        _stamp(self, _tick())
 
 
 def _own(obj: Any) -> int | None:
@@ -144,18 +156,33 @@ class Tracked:
     record's part, once it is in a state, is in the slot ``_tpart`` (out of its ``__dict__``, which
     copies of a stand are made from). Decorate the dataclass with :func:`tracked`."""
 
-    __slots__ = (PART,)
+    __slots__ = (PART, STAMP)
     __setattr__ = tracked_setattr
     __delattr__ = tracked_delattr
 
+    def __getstate__(self) -> Any:
+        """Pickle and copy: the fields and the part, not the stamp (a copy gets its own)."""
+        return self.__dict__, {PART: getattr(self, PART, None)}
+
     def __setstate__(self, state: Any) -> None:
-        """Pickle and copy: the fields as they were, straight in (no write to count)."""
+        """Pickle and copy: the fields as they were, straight in (no write to count), the lists and dicts
+        among them held by this record (their changes move its stamp), and a stamp of its own."""
         d, slots = state if isinstance(state, tuple) else (state, None)
         if d:
-            self.__dict__.update(d)
+            mine = self.__dict__
+            mine.update(d)
+            for k, v in d.items():  # (a shallow copy's lists and dicts are copied: each record holds its own)
+                if v.__class__ is TrackedList or v.__class__ is TrackedDict:
+                    mine[k] = track(v, v.part, self)
         object.__setattr__(self, PART, None)
         for k, v in (slots or {}).items():
-            object.__setattr__(self, k, v)
+            if k != STAMP:
+                object.__setattr__(self, k, v)
+        _stamp(self, _tick())
+
+
+_stamp = Tracked._tstamp.__set__  # type: ignore[attr-defined]
+"""Set a record's stamp (the slot's own setter: a write is made often)."""
 
 
 def tracked(cls: type) -> type:
@@ -179,7 +206,7 @@ def tracked(cls: type) -> type:
         if str(f.type) in _SCALAR_HINTS:  # a str, a number, a flag: stored as given
             body.append(f"    d[{f.name!r}] = {f.name}")
         else:
-            body.append(f"    d[{f.name!r}] = {f.name} if {f.name}.__class__ in _PLAIN else _track({f.name}, None)")
+            body.append(f"    d[{f.name!r}] = {f.name} if {f.name}.__class__ in _PLAIN else _track({f.name}, None, self)")
     if hasattr(cls, "__post_init__"):
         body.append("    self.__post_init__()")
     exec(f"def __init__(self, {', '.join(args)}):\n" + "\n".join(body), scope)  # noqa: S102
@@ -189,17 +216,23 @@ def tracked(cls: type) -> type:
     return cls
 
 
-def track(value: Any, part: int | None) -> Any:
+def track(value: Any, part: int | None, owner: Any = None) -> Any:
     """The value as the state stores it: a plain list or dict as a tracked copy, a record with its
-    class tracked; attached in ``part`` (None: not in a state yet)."""
+    class tracked; attached in ``part`` (None: not in a state yet). ``owner``: the record of the state's
+    own classes that holds it (a list or dict its stamp covers), else None; a tracked list or dict held
+    by another such record already goes in as a copy (no two records hold one: the state is JSON)."""
     cls = value.__class__
     if cls in _PLAIN:
         return value
     if cls is list:
-        return TrackedList(value, part)
+        return TrackedList(value, part, owner)
     if cls is dict:
-        return TrackedDict(value, part)
+        return TrackedDict(value, part, owner)
     if cls is TrackedList or cls is TrackedDict:
+        if owner is not None and value.owner is not owner:
+            if value.owner is not None:
+                return cls(list(value) if cls is TrackedList else dict(value), part, owner)
+            _hold(value, owner)
         if part is not None and (value.part is None or value.part > part):
             attach(value, part)
         return value
@@ -210,6 +243,14 @@ def track(value: Any, part: int | None) -> Any:
                 attach(value, part)
         return value
     return value
+
+
+def _hold(value: Any, owner: Any) -> None:
+    """A tracked list or dict (and those inside it) held by ``owner``: its changes move the owner's stamp."""
+    value.owner = owner
+    for v in (value.values() if value.__class__ is TrackedDict else value):
+        if v.__class__ is TrackedList or v.__class__ is TrackedDict:
+            _hold(v, owner)
 
 
 def _patch(cls: type) -> bool:
@@ -230,14 +271,14 @@ def attach(obj: Any, part: int) -> None:
     if cls is TrackedList:
         obj.part = part if obj.part is None else min(obj.part, part)
         for i, v in enumerate(obj):
-            new = track(v, obj.part)
+            new = track(v, obj.part, obj.owner)
             if new is not v:
                 list.__setitem__(obj, i, new)
         return
     if cls is TrackedDict:
         obj.part = part if obj.part is None else min(obj.part, part)
         for k, v in dict.items(obj):
-            new = track(v, obj.part)
+            new = track(v, obj.part, obj.owner)
             if new is not v:
                 dict.__setitem__(obj, k, new)
         return
@@ -246,9 +287,13 @@ def attach(obj: Any, part: int) -> None:
     object.__setattr__(obj, PART, own)
     d = obj.__dict__
     parts = field_parts(cls)
+    owner = None
+    if isinstance(obj, Tracked):
+        owner = obj
+        _stamp(obj, _tick())
     for f in dataclasses.fields(obj):
         v = d.get(f.name)
-        new = track(v, own if parts is None else parts.get(f.name, TABLE))
+        new = track(v, own if parts is None else parts.get(f.name, TABLE), owner)
         if new is not v:
             d[f.name] = new
 
@@ -256,11 +301,11 @@ def attach(obj: Any, part: int) -> None:
 class TrackedList(list):
     """A list in the state: every change moves its part's counter (``versions``)."""
 
-    __slots__ = ("part",)
+    __slots__ = ("part", "owner")
 
-    def __init__(self, items: Any = (), part: int | None = None):
-        self.part = part
-        list.__init__(self, [track(v, part) for v in items])
+    def __init__(self, items: Any = (), part: int | None = None, owner: Any = None):
+        self.part, self.owner = part, owner
+        list.__init__(self, [track(v, part, owner) for v in items])
 
     def __reduce_ex__(self, protocol: Any) -> tuple:
         return (TrackedList, (list(self), self.part))
@@ -270,13 +315,15 @@ class TrackedList(list):
             if _journal is not None:
                 _note(self, list(self))
             versions[self.part] += 1
+            if self.owner is not None:
+                _stamp(self.owner, _tick())
 
     def __setitem__(self, i: Any, v: Any) -> None:
         self._touch()
         if isinstance(i, slice):
-            list.__setitem__(self, i, [track(x, self.part) for x in v])
+            list.__setitem__(self, i, [track(x, self.part, self.owner) for x in v])
         else:
-            list.__setitem__(self, i, track(v, self.part))
+            list.__setitem__(self, i, track(v, self.part, self.owner))
 
     def __delitem__(self, i: Any) -> None:
         self._touch()
@@ -292,15 +339,15 @@ class TrackedList(list):
 
     def append(self, v: Any) -> None:
         self._touch()
-        list.append(self, track(v, self.part))
+        list.append(self, track(v, self.part, self.owner))
 
     def extend(self, items: Any) -> None:
         self._touch()
-        list.extend(self, [track(v, self.part) for v in items])
+        list.extend(self, [track(v, self.part, self.owner) for v in items])
 
     def insert(self, i: Any, v: Any) -> None:
         self._touch()
-        list.insert(self, i, track(v, self.part))
+        list.insert(self, i, track(v, self.part, self.owner))
 
     def pop(self, *a: Any) -> Any:
         self._touch()
@@ -326,11 +373,11 @@ class TrackedList(list):
 class TrackedDict(dict):
     """A dict in the state: every change moves its part's counter (``versions``)."""
 
-    __slots__ = ("part",)
+    __slots__ = ("part", "owner")
 
-    def __init__(self, items: Any = (), part: int | None = None):
-        self.part = part
-        dict.__init__(self, {k: track(v, part) for k, v in dict(items).items()})
+    def __init__(self, items: Any = (), part: int | None = None, owner: Any = None):
+        self.part, self.owner = part, owner
+        dict.__init__(self, {k: track(v, part, owner) for k, v in dict(items).items()})
 
     def __reduce_ex__(self, protocol: Any) -> tuple:
         return (TrackedDict, (dict(self), self.part))
@@ -340,10 +387,12 @@ class TrackedDict(dict):
             if _journal is not None:
                 _note(self, dict(self))
             versions[self.part] += 1
+            if self.owner is not None:
+                _stamp(self.owner, _tick())
 
     def __setitem__(self, k: Any, v: Any) -> None:
         self._touch()
-        dict.__setitem__(self, k, track(v, self.part))
+        dict.__setitem__(self, k, track(v, self.part, self.owner))
 
     def __delitem__(self, k: Any) -> None:
         self._touch()
@@ -374,7 +423,7 @@ class TrackedDict(dict):
     def update(self, *a: Any, **k: Any) -> None:
         self._touch()
         for key, v in dict(*a, **k).items():
-            dict.__setitem__(self, key, track(v, self.part))
+            dict.__setitem__(self, key, track(v, self.part, self.owner))
 
 
 _LISTS = {list, dict, TrackedList, TrackedDict}
@@ -399,12 +448,17 @@ class Journal:
         for obj, saved in self.kept.values():
             if isinstance(obj, TrackedList):
                 list.__setitem__(obj, slice(None), saved)
+                owner = obj.owner
             elif isinstance(obj, TrackedDict):
                 dict.clear(obj)
                 dict.update(obj, saved)
+                owner = obj.owner
             else:
                 obj.__dict__.clear()
                 obj.__dict__.update(saved)
+                owner = obj if isinstance(obj, Tracked) else None
+            if owner is not None:
+                _stamp(owner, _tick())
         self.kept.clear()
         versions[TABLE] += 1
         versions[REST] += 1

@@ -38,7 +38,6 @@ from game.rules.command import activation_costs, coherent, command_status
 from game.rules.data import SIDES, Rulebook, rulebook
 from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
-from game.rules.memo import image
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
 from game.rules.offers import freeze, freeze_all
 from game.rules.scenario import Scenario
@@ -673,8 +672,8 @@ class Game:
         object and no write has touched it (``changes.versions``: a refused action changes nothing;
         players often ask again), and handed out again: each caller gets its own list of the same
         read-only offers (``game.rules.offers``: change a copy, ``dict(offer)``). Within a listing each
-        element's offers are kept the same way while the table part of the state stands still, with an
-        image of the element (:meth:`kept`)."""
+        element's offers are kept the same way while the table part of the state stands still, under the
+        element's stamp (:meth:`kept`)."""
         s, v = self.state, changes.versions
         key = (side, id(self.los_override), id(s), v[TABLE], v[REST])
         if self._listed[0] != key:
@@ -697,12 +696,14 @@ class Game:
 
     def kept(self, thing: Element | Blind, what: tuple, make: Callable[[], list[dict]]) -> list[dict]:
         """The offers ``make()`` lists for an element or a Blind, kept from an earlier listing while
-        neither the table (its counter in ``changes.versions``) nor the thing itself has changed; ``what`` names all
-        else they read (the activation option, and so on). Only while listing; the offers are
+        neither the table (its counter in ``changes.versions``) nor the thing itself (its stamp,
+        ``changes.STAMP``) has changed; ``what`` names all else they read (the activation option, and so on). Only while listing; the offers are
         read-only (``game.rules.offers``), for they are handed out in every listing that keeps them."""
         assert self.listing_memo is not None, "offers are kept only while listing"
         kept = self._table[3]
-        key = (what, image(tuple(vars(thing).values())))
+        key = (what, thing._tstamp)  # the same stamp, the same thing (``changes.STAMP``)
+        if memo.VERIFY:
+            memo.verify_stamp(thing)
         if key not in kept:
             if len(kept) > 10_000:
                 kept.clear()

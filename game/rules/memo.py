@@ -15,7 +15,7 @@ Every field of the state is named in exactly one of the two parts (checked when 
 so a new field is never forgotten. Every write to the table part moves one counter, every write to the
 rest another (``game.rules.changes``): answers kept under the same counters (and the same state
 object) hold; nothing needs to be told when the state changes. The images remain for checking the
-counters (:func:`verify`, in tests) and for keeping an element's offers (``Game.kept``).
+counters and the stamps (:func:`verify`, :func:`verify_stamp`, in tests).
 """
 
 from __future__ import annotations
@@ -157,6 +157,20 @@ def table_memo(key: Callable[..., Hashable]):
 VERIFY = os.environ.get("DINKYDAU_VERIFY_CHANGES") == "1"
 """Check the change counters against state images (set by tests): ``Game.legal_actions`` then asks
 :func:`verify` at every listing."""
+
+
+_stamped: dict[int, bytes] = {}
+
+
+def verify_stamp(thing: Any) -> None:
+    """A kept offer's key against an image of the element or Blind it was made for: the same stamp
+    (``changes.STAMP``) with a different image is a change that moved no stamp, an error."""
+    seen = image(tuple(vars(thing).values()))
+    was = _stamped.setdefault(thing._tstamp, seen)
+    if was != seen:
+        raise AssertionError(f"{type(thing).__name__} {thing.id!r} changed with its stamp unmoved (game.rules.changes)")
+    if len(_stamped) > 100_000:
+        _stamped.clear()
 
 
 def verify(g: Game, key: tuple) -> None:
