@@ -40,6 +40,7 @@ from game.rules.data import DATA_DIR, DataError, build, load_sections, one_of
 from game.rules.dice import Modifier, need, p_success, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of
 from game.tables import load_rows
 
@@ -487,7 +488,9 @@ def at_weapons(g: Game, stand: Stand) -> list[Weapon]:
     return out
 
 
+@table_memo(lambda side: side)
 def vehicle_targets(g: Game, side: str) -> list[Stand]:
+    """The enemy vehicles on the table (Confirmed stands of a vehicle type), in state order."""
     from game.rules import vehicles
 
     return [s for s in g.state.side_stands(g.state.other(side)) if vehicles.is_vehicle(g, s)]
@@ -570,6 +573,8 @@ class AtFire(ActionKind):
     type = "at_fire"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
+        if not vehicle_targets(g, el.side):
+            return []  # no enemy vehicle to shoot at
         shooters = [s for s in g.state.living(el) if at_weapons(g, s)]
         if not shooters:
             return []

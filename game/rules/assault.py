@@ -33,7 +33,7 @@ from game.rules.dice import need as need_of
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
-from game.rules.state import Element, Stand, base_of
+from game.rules.state import Element, Stand, base_of, bounds_of
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -165,7 +165,8 @@ def fall_back(g: Game, loser: Element, winner: Element) -> None:
 def _within_reach(g: Game, el: Element, reach: float) -> list[Stand]:
     """Confirmed enemy stands within ``reach`` of a stand of the element, base edge to base edge."""
     mine = g.state.living(el)
-    return [t for t in fire.enemy_stands(g, el.side) if any(fire.gap(g, s, t) <= reach for s in mine)]
+    return [t for t in fire.enemy_stands(g, el.side)
+            if any(not fire.beyond(g, s, t, reach) and fire.gap(g, s, t) <= reach for s in mine)]
 
 
 class Assault(ActionKind):
@@ -227,7 +228,8 @@ def _grenade_targets(g: Game, el: Element) -> list[Stand]:
     gr = fire.combat().grenade
     mine = g.state.living(el)
     return [t for t in fire.enemy_stands(g, el.side)
-            if _in_structure(g, t) and any(fire.gap(g, s, t) <= gr.reach for s in mine)]
+            if not all(fire.beyond(g, s, t, gr.reach) for s in mine)
+            and _in_structure(g, t) and any(fire.gap(g, s, t) <= gr.reach for s in mine)]
 
 
 def grenade_context(morale: bool = True) -> fire.Context:
@@ -292,9 +294,16 @@ class FragGrenade(ActionKind):
 @table_memo(lambda st, types, contact: (st.id, st.x, st.y, st.facing, types, contact))
 def _features_touching(g: Game, st: Stand, types: tuple[str, ...], contact: float) -> list:
     rect = base_of(g.book, st)
+    a0, b0, a1, b1 = bounds_of(g.book, st)
+    m = contact + 1e-6  # boxes further apart than this: out of contact, nothing to work out
     out = []
     for h in g.table.hits:
-        if h.terrain.id in types and h.shape.distance(rect) <= contact:
+        if h.terrain.id not in types:
+            continue
+        x0, y0, x1, y1 = h.box
+        if x0 - a1 > m or a0 - x1 > m or y0 - b1 > m or b0 - y1 > m:
+            continue
+        if h.shape.distance(rect) <= contact:
             if g.state.structures.get(h.feature.id, {}).get("state") == "rubble":
                 continue
             out.append(h)

@@ -38,7 +38,7 @@ from game.rules.dice import Modifier, natural_success, resolve_test
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, SideActionKind, register, register_side
 from game.rules.memo import table_memo
-from game.rules.state import Clock, Element, Stand, Token, base_of, token_shape
+from game.rules.state import TOKEN_RADIUS, Clock, Element, Stand, Token, base_of, bounds_of, token_shape
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -205,7 +205,12 @@ def on_table_tokens(g: Game) -> list[dict]:
 
 
 def touching(g: Game, stand: Stand, tok: Token) -> bool:
-    return base_of(g.book, stand).distance(token_shape(tok)) <= contact(g) + 1e-9
+    reach = contact(g) + 1e-9
+    x0, y0, x1, y1 = bounds_of(g.book, stand)
+    r = reach + TOKEN_RADIUS + 1e-6  # the token's centre further than this from the base's box: out of contact
+    if tok.x < x0 - r or tok.x > x1 + r or tok.y < y0 - r or tok.y > y1 + r:
+        return False
+    return base_of(g.book, stand).distance(token_shape(tok)) <= reach
 
 
 def follow(g: Game) -> None:

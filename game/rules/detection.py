@@ -606,13 +606,16 @@ class ReconSweep(ActionKind):
         from game.rules.command import command_status
 
         out = []
+        if not any(b.side != el.side and b.state == "echo" for b in g.state.blinds.values()):
+            return out  # no enemy Echo on the table for any squad to sweep
         for o in g.state.elements.values():
             if o.side != el.side or o.id == el.id or o.reserve or not g.state.living(o) or o.kind == "hq":
                 continue
+            if not echoes_seen_by(g, g.state.living(o), o.side):
+                continue
             if el.side == "allied" and not command_status(g, o)["in_command"]:
                 continue
-            if echoes_seen_by(g, g.state.living(o), o.side):
-                out.append(o)
+            out.append(o)
         return out
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:

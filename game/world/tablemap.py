@@ -14,6 +14,7 @@ A table changed in play (DD chapter 8: craters, napalm-burnt jungle) is another 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -33,6 +34,11 @@ class TerrainHit:
     feature: Feature
     terrain: TerrainType
     shape: BaseGeometry
+
+    @functools.cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """The shape's bounds (min x, min y, max x, max y), worked out once."""
+        return self.shape.bounds
 
 
 class Change(Protocol):

@@ -86,14 +86,15 @@ def fs_state(g: Game):
 
 def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
     """The off-board assets of ``side`` with missions left (DD-8.3), with how many are left."""
+    rows = [sup for sup in g.scenario.support if sup.side == side]
+    if not rows:
+        return []
     from game.rules.fire_support import air_grounded
     from game.rules.night import air_flies
 
     fs, r = fs_state(g), rules(g)
     out = []
-    for sup in g.scenario.support:
-        if sup.side != side:
-            continue
+    for sup in rows:
         a = r.assets[sup.asset]
         if a.threat and g.state.threat < a.threat:
             continue

@@ -9,6 +9,7 @@ restriction, marking smoke and the VC spoof); the air assets are ``[[asset]]`` r
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,9 +164,9 @@ class FireSupportRules:
     air: AirRules
     assets: dict[str, Asset]
 
-    @property
+    @functools.cached_property
     def onboard(self) -> dict[str, str]:
-        """The asset each on-board team's stand type fires (G-37), by stand type."""
+        """The asset each on-board team's stand type fires (G-37), by stand type (made once: read only)."""
         return {t: a.id for a in self.assets.values() for t in a.teams}
 
 
