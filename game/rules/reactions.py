@@ -104,7 +104,9 @@ def watched_zone(g: Game, el: Element, marker: dict):
     declared corridor."""
     ow = fire.combat().overwatch
     if marker["kind"] == "corridor":
-        return LineString([tuple(marker["from"]), tuple(marker["to"])]).buffer(ow.corridor_width / 2.0)
+        ends = (tuple(marker["from"]), tuple(marker["to"]))
+        return g.measure(("overwatch corridor", ends, ow.corridor_width),
+                         lambda: LineString(ends).buffer(ow.corridor_width / 2.0))
     arcs = tuple((s.x, s.y, g.book.stands[s.type].range) for s in g.state.living(el))
     # kept for the game: the same marker watches through many moves
     return g.measure(("overwatch arc", marker["facing"], arcs),
