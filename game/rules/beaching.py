@@ -139,6 +139,7 @@ class DropRamp(ActionKind):
     bank and every element aboard debarks, each with its Mud roll (DD-9A.10, C-22)."""
 
     type = "drop_ramp"
+    chapter = "vehicles"
 
     def _boat(self, g: Game, el: Element) -> Stand | None:
         from game.rules.vehicles import rec_of, vehicle_of

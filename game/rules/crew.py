@@ -129,6 +129,8 @@ class CrewShot(ActionKind):
 class CrewAction(ActionKind):
     """Unbutton (DD-7.3) or Rally the Crew (DD-7.10): the vehicle's activation (1 CP)."""
 
+    chapter = "vehicles"
+
     def __init__(self, type_: str, flag: str, clause: str, label: str, state: str):
         self.type, self.flag, self.clause, self.label, self.state = type_, flag, clause, label, state
 
@@ -167,6 +169,7 @@ class Unbog(ActionKind):
     """Free a Bogged vehicle (G-01 rule 3): the vehicle's activation (1 CP) and a d6, 4+."""
 
     type = "unbog"
+    chapter = "vehicles"
 
     def _rec(self, g: Game, el: Element):
         from game.rules import vehicles

@@ -182,6 +182,9 @@ class ActionKind:
 
     type: str = ""
     is_move: bool = False
+    chapter: str | None = None
+    """The chapter whose rules it belongs to, when they take part in only some games: where that chapter
+    is not active (``Chapter.active``) the kind offers nothing, so its ``offers`` is not asked."""
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         return []
@@ -771,11 +774,23 @@ class Game:
                          "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
         acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
                      "label": f"{el.name}: Hold / Conceal ({price})"})
-        for _, kind in _registered()[1]:  # a stable order, whatever the import order
+        for kind in self._kinds_here():  # a stable order, whatever the import order
             if kind.is_move and el.move_actions >= self.book.turn.max_move_actions:
                 continue
             acts.extend(kind.offers(self, el, common, price))
         return acts
+
+    def _kinds_here(self) -> list[ActionKind]:
+        """The element action kinds whose chapter takes part in this game now (``ActionKind.chapter``),
+        in ``_registered`` order: worked out once a listing."""
+        memo = self.listing_memo
+        kinds = memo.get("kinds here") if memo is not None else None
+        if kinds is None:
+            active = {c.id for c in chapters.chapters(self)}
+            kinds = [k for _, k in _registered()[1] if k.chapter is None or k.chapter in active]
+            if memo is not None:
+                memo["kinds here"] = kinds
+        return kinds
 
     def check(self, side: str, action: Any) -> Plan:
         """Every check the rules make of one action, in ``act``'s order, and nothing changed: no die

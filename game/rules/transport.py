@@ -93,6 +93,7 @@ class Mount(ActionKind):
     """Mount a vehicle (DD-7.12): 1 CP, every stand within 2" of the hull, room aboard."""
 
     type = "mount"
+    chapter = "vehicles"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         found = mountable(g, el)
@@ -190,6 +191,7 @@ class Dismount(ActionKind):
     """The vehicle's activation: one embarked element dismounts within 2" of the hull (DD-7.12)."""
 
     type = "dismount"
+    chapter = "vehicles"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         v = _vehicles()

@@ -206,6 +206,7 @@ class EnterTunnel(ActionKind):
     """DD-9B.4: an unpinned Insurgent element in base contact with an open entrance goes down (1 action)."""
 
     type = "enter_tunnel"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         if el.side != "insurgent" or el.pinned or _refused_garrison(g) or tunnels.state(g) is None:

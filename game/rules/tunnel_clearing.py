@@ -54,6 +54,7 @@ def _stands_of(g: Game, stands: list[Stand], roles: list[str]) -> list[Stand]:
 # -- CS gas (DD-9B.6, G-35) ---------------------------------------------------------------------------------
 class GasTunnel(ActionKind):
     type = "gas_tunnel"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         return _offer(self, g, el, common, rules(g).gas.reach, "DD-9B.6; G-35",
@@ -91,6 +92,7 @@ def gas(g: Game, el: Element, sec: SectionSetup) -> None:
 # -- the satchel charge (DD-9B.6; DD-9B.7's roll, G-35) -----------------------------------------------------
 class TunnelSatchel(ActionKind):
     type = "tunnel_satchel"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         r = rules(g).satchel
@@ -122,6 +124,7 @@ def demolition(g: Game, el: Element, sec: SectionSetup, target: int, how: str, c
 # -- DD-9B.7 (C-28: any stand, 3+) -----------------------------------------------------------------------------
 class DestroyTunnel(ActionKind):
     type = "destroy_tunnel"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         r = rules(g).destroy
@@ -139,6 +142,7 @@ class DestroyTunnel(ActionKind):
 # -- TUN-22 (C-28: Engineers, Sappers and Tunnel Rats, 2+, the whole initiative) -------------------------------
 class SetCharges(ActionKind):
     type = "set_charges"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         r = rules(g).charges
@@ -228,6 +232,7 @@ def resolve_charges(g: Game) -> None:
 # -- the Tunnel Rat without the module (DD-9B.6, G-35) -----------------------------------------------------------
 class TunnelRat(ActionKind):
     type = "tunnel_rat"
+    chapter = "tunnels"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         net = network(g)

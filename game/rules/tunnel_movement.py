@@ -381,6 +381,7 @@ class Descend(ActionKind):
     """Go down a known, open hatch within 2" (TUN-8, TUN-13): one stand of the element, as its own element."""
 
     type = "descend"
+    chapter = "underground"
 
     def offers(self, g: Game, el: Element, common: dict, price_text: str) -> list[dict]:
         if el.side != "allied" or not active(g) or el.side in ug_state(g).locked:

@@ -77,6 +77,7 @@ class CallTunnelRats(ActionKind):
     """Call the Tunnel Rats by helicopter (TUN-15, G-43: the DD Dustoff procedure): pop smoke in a clear LZ."""
 
     type = "call_tunnel_rats"
+    chapter = "underground"
 
     def _ready(self, g: Game, el: Element) -> bool:
         r = rules(g).tunnel_rats

@@ -430,6 +430,7 @@ class BurnHootch(ActionKind):
     """Burn or destroy a thatch hootch (DD-9B.10, G-35): one action by a stand in base contact."""
 
     type = "burn_hootch"
+    chapter = "village"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         found = _burnable(g, el)
@@ -502,6 +503,7 @@ class Medcap(ActionKind):
     """Medcap Mission (DD-9B.12, G-39): a Medic treats villagers: +1 Civic Drift, once per civilian."""
 
     type = "medcap"
+    chapter = "village"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         pairs = [(m, c) for m, c in _medcap_pairs(g, el)

@@ -90,6 +90,7 @@ class DestroyCache(ActionKind):
     """Destroy a found cache (G-35): one action by a stand in contact, no Drift penalty."""
 
     type = "destroy_cache"
+    chapter = "village"
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         found = _destroyable(g, el)

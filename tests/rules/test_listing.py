@@ -243,3 +243,37 @@ def test_the_state_hash_is_the_sha256_of_the_json_of_the_state(sid):
             continue
         blob = json.dumps(g.state.to_dict(), sort_keys=True, separators=(",", ":"))
         assert g.hash() == hashlib.sha256(blob.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("sid", ["village_sweep", "cu_chi", "thunder_road", "canal_assault"])
+def test_a_kind_of_a_chapter_not_in_the_game_offers_nothing_and_is_not_asked(sid):
+    """``ActionKind.chapter``: a kind whose chapter takes no part in the game offers nothing there, asked
+    anyway at every listing of a random game, so the listing that leaves it out lists the same (and a kind
+    of an active chapter is asked as before)."""
+    from game.rules import chapters
+    from game.rules.game import _registered
+    from tests.rules.test_changes import random_play
+
+    g = Game(resolve_scenario(sid), 21, start=False)
+    start_turn(g)
+    gated = [k for _, k in _registered()[1] if k.chapter is not None]
+    assert {k.chapter for k in gated} >= {"tunnels", "underground", "village", "vehicles"}
+    asked = {"in": 0, "out": 0}
+
+    def each(g: Game) -> None:
+        active = {c.id for c in chapters.chapters(g)}
+        g.legal_actions(g.state.to_act or "allied")
+        here = g._kinds_here()
+        for kind in gated:
+            assert (kind in here) == (kind.chapter in active)
+            if kind.chapter in active:
+                asked["in"] += 1
+                continue
+            for el in g.activatable(g.state.to_act or "allied"):
+                common = {"element": el.id, "cost": 0, "tokens": 0, "emergency": False, "cost_clause": "G-28 (4)"}
+                assert kind.offers(g, el, common, "free") == [], (kind.type, el.id)
+                asked["out"] += 1
+
+    random_play(g, 21, 60, each=each)
+    assert asked["out"] > 0  # every one of these tables leaves some chapter out
+    assert (asked["in"] > 0) == (sid != "village_sweep")  # cu_chi: tunnels; thunder_road, canal_assault: vehicles
