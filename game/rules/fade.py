@@ -50,6 +50,7 @@ field naming the jungle edges (scenarios name none yet).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -317,25 +318,30 @@ class FadeOrder(SideActionKind):
             return []
         st = state_of(g, "fade")
         orders = st.orders if st is not None else {}
-        out = []
+        dests = tuple(destinations(g))
+        out: list[dict] = []
         for el in g.state.elements.values():
             if el.side != side or not g.state.on_table(el):
                 continue
             current = orders.get(el.id)
-            if ineligible(g, el) is not None:
-                choices = [STAY] if current else []
-            else:
-                choices = [d for d in destinations(g) if d != current] + ([STAY] if current else [])
-            if not choices:
-                continue
-            label = (f"{el.name}: change its Fade order (now {_where(g, current)})" if current
-                     else f"{el.name}: Fade in Phase 3")
-            out.append({"type": self.type, "element": el.id, "side": side, "cost": 0, "tokens": 0, "clause": CLAUSE,
-                        "label": label + " (free)",
-                        "params": {"into": {"kind": "choice", "choices": choices,
-                                            "doc": "edge: a Blind on the designated jungle edge; a tunnel "
-                                                   "entrance; off: removed for survival points; stay: no Fade"}}})
+            # what the offer reads besides the table and the element: its order now, where it may go
+            out += g.kept(el, ("fade", current, dests), functools.partial(self._offer, g, el, current, dests))
         return out
+
+    def _offer(self, g: Game, el: Element, current: str | None, dests: tuple[str, ...]) -> list[dict]:
+        if ineligible(g, el) is not None:
+            choices = [STAY] if current else []
+        else:
+            choices = [d for d in dests if d != current] + ([STAY] if current else [])
+        if not choices:
+            return []
+        label = (f"{el.name}: change its Fade order (now {_where(g, current)})" if current
+                 else f"{el.name}: Fade in Phase 3")
+        return [{"type": self.type, "element": el.id, "side": el.side, "cost": 0, "tokens": 0, "clause": CLAUSE,
+                 "label": label + " (free)",
+                 "params": {"into": {"kind": "choice", "choices": choices,
+                                     "doc": "edge: a Blind on the designated jungle edge; a tunnel "
+                                            "entrance; off: removed for survival points; stay: no Fade"}}}]
 
     def check(self, g: Game, side: str, action: dict) -> FadePlan:
         if side != "insurgent":

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import functools
 import math
+import operator
 import threading
 import weakref
 from abc import ABC, abstractmethod
@@ -275,6 +276,11 @@ def _reads(reader: str, visible: str) -> bool:
     return reader == "referee" or visible == "all" or visible == reader
 
 
+_STEPS: dict[str, tuple[int, ...]] = {}
+"""How each reader's event number moves for an event emitted with ``visible`` (1 where it may read it)."""
+_NONE_READ = (0,) * len(READERS)
+
+
 def vehicle_moves(g: Game, el: Element, mode: str) -> bool:
     """May this vehicle element make a move of this mode (``vehicles.refuse_move``)?"""
     from game.rules.vehicles import refuse_move
@@ -373,10 +379,14 @@ class Game:
         the referee, the public) numbers the events it may see 1, 2, 3, ... with no gaps; those
         numbers are kept by ``seq`` (:meth:`events_for`), so a call rolled back (its events deleted,
         the state put back) gives the next event the numbers again."""
-        self.state.seq += 1
-        prev = self._numbers.get(self.state.seq - 1, (0,) * len(READERS))
-        self._numbers[self.state.seq] = tuple(n + _reads(r, visible) for n, r in zip(prev, READERS, strict=True))
-        ev = {"seq": self.state.seq, **event, "_visible": visible}
+        s = self.state
+        s.seq += 1
+        seq = s.seq
+        step = _STEPS.get(visible)
+        if step is None:
+            step = _STEPS[visible] = tuple(int(_reads(r, visible)) for r in READERS)
+        self._numbers[seq] = tuple(map(operator.add, self._numbers.get(seq - 1, _NONE_READ), step))
+        ev = {"seq": seq, **event, "_visible": visible}
         self.events.append(ev)
         return ev
 
