@@ -164,9 +164,7 @@ def fall_back(g: Game, loser: Element, winner: Element) -> None:
 @table_memo(lambda el, reach: (el.id, reach))
 def _within_reach(g: Game, el: Element, reach: float) -> list[Stand]:
     """Confirmed enemy stands within ``reach`` of a stand of the element, base edge to base edge."""
-    mine = g.state.living(el)
-    return [t for t in fire.enemy_stands(g, el.side)
-            if any(not fire.beyond(g, s, t, reach) and fire.gap(g, s, t) <= reach for s in mine)]
+    return fire.within_reach(g, g.state.living(el), fire.enemy_stands(g, el.side), reach)
 
 
 class Assault(ActionKind):
@@ -227,9 +225,7 @@ def _in_structure(g: Game, st: Stand) -> bool:
 def _grenade_targets(g: Game, el: Element) -> list[Stand]:
     gr = fire.combat().grenade
     mine = g.state.living(el)
-    return [t for t in fire.enemy_stands(g, el.side)
-            if not all(fire.beyond(g, s, t, gr.reach) for s in mine)
-            and _in_structure(g, t) and any(fire.gap(g, s, t) <= gr.reach for s in mine)]
+    return [t for t in fire.within_reach(g, mine, fire.enemy_stands(g, el.side), gr.reach) if _in_structure(g, t)]
 
 
 def grenade_context(morale: bool = True) -> fire.Context:

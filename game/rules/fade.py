@@ -188,7 +188,7 @@ def ineligible(g: Game, el: Element) -> str | None:
         return f"{el.name} is Pinned"
     reach = rules(g).fade.enemy_free
     foes = s.side_stands(s.other(el.side))
-    if any(fire.gap(g, a, b) <= reach for a in s.living(el) for b in foes):
+    if fire.within_reach(g, s.living(el), foes, reach):
         return f"{el.name} has an enemy stand within {reach:g}\""
     return None
 

@@ -222,14 +222,22 @@ def gap(g: Game, a: Stand, b: Stand) -> float:
     return d if d is not None else g.measure(key, lambda: q(base_of(g.book, a).distance(base_of(g.book, b))))
 
 
-def beyond(g: Game, a: Stand, b: Stand, reach: float) -> bool:
-    """Are the two bases certainly more than ``reach`` apart, edge to edge (:func:`gap`)? Their bounding
-    boxes are, with room for the gap's rounding: the cheap test that spares working out a gap that
-    cannot be within reach. False says nothing (ask :func:`gap`)."""
-    ax0, ay0, ax1, ay1 = bounds_of(g.book, a)
-    bx0, by0, bx1, by1 = bounds_of(g.book, b)
-    m = reach + 0.02
-    return bx0 - ax1 > m or ax0 - bx1 > m or by0 - ay1 > m or ay0 - by1 > m
+def within_reach(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) -> list[Stand]:
+    """Those of ``theirs`` within ``reach`` of one of ``mine``, base edge to base edge (:func:`gap`), in
+    their order. Two bases whose bounding boxes are further apart than ``reach`` (with room for the
+    gap's rounding) are out of reach without working the gap out."""
+    book, m = g.book, reach + 0.02
+    boxes = [bounds_of(book, s) for s in mine]
+    out = []
+    for t in theirs:
+        bx0, by0, bx1, by1 = bounds_of(book, t)
+        for s, (ax0, ay0, ax1, ay1) in zip(mine, boxes, strict=True):
+            if bx0 - ax1 > m or ax0 - bx1 > m or by0 - ay1 > m or ay0 - by1 > m:
+                continue
+            if gap(g, s, t) <= reach:
+                out.append(t)
+                break
+    return out
 
 
 def terrain_at(g: Game, stand: Stand) -> list[TerrainType]:
