@@ -258,12 +258,27 @@ def is_surface(section: SectionSetup) -> bool:
 
 def network(g: Game) -> Network | None:
     """The game's tunnel network: the scenario's ``[tunnels]``, or the DD-level entrances made of an older
-    scenario's secret tunnel trapdoors (DD-2.26, ambush points of kind ``tunnel``); None without either."""
-    sections = getattr(g.scenario, "sections", {}) or {}
+    scenario's secret tunnel trapdoors (DD-2.26, ambush points of kind ``tunnel``); None without either.
+    Made once for each scenario (asked at every listing); like the scenario's own, it is only read."""
+    sc = g.scenario
+    kept = _networks.get(id(sc))
+    if kept is None or kept[0] is not sc:
+        if len(_networks) > 64:
+            _networks.clear()
+        kept = _networks[id(sc)] = (sc, _network(sc))
+    return kept[1]
+
+
+_networks: dict[int, tuple[Any, Network | None]] = {}
+"""``network``'s answers, by the scenario (held, so that its id is not taken by another)."""
+
+
+def _network(scenario: Any) -> Network | None:
+    sections = getattr(scenario, "sections", {}) or {}
     net = sections.get(SECTION)
     if net is not None:
         return net
-    points = [p for p in getattr(g.scenario, "ambush_points", ()) if p.kind == "tunnel"]
+    points = [p for p in getattr(scenario, "ambush_points", ()) if p.kind == "tunnel"]
     if not points:
         return None
     secs = {p.id: SectionSetup(p.id, "entrance", float(p.x), float(p.y), 0.0, True, None, None, False, None)
