@@ -69,8 +69,11 @@ def contents(g: Game, b: Blind) -> list[Element]:
 
 def price(g: Game, b: Blind) -> dict | None:
     """What activating this Blind costs now, or None if it cannot activate (G-28)."""
-    acts, _ = counts(g, b)
-    els = contents(g, b)
+    return _price(g, b, counts(g, b)[0], contents(g, b))
+
+
+def _price(g: Game, b: Blind, acts: int, els: list[Element]) -> dict | None:
+    """:func:`price` from the Blind's activations this turn and the elements under it."""
     acts = max([acts] + [e.activations for e in els])
     if acts >= g.book.turn.max_activations:
         return None
@@ -214,11 +217,11 @@ class BlindMove(SideActionKind):
         for b in g.state.blinds.values():
             if b.side != side:
                 continue
-            cost = price(g, b)
+            acts, moves = counts(g, b)
+            els = contents(g, b)
+            cost = _price(g, b, acts, els)
             if cost is None:
                 continue
-            _, moves = counts(g, b)
-            els = contents(g, b)
             moved = moves > 0 or any(e.move_actions >= g.book.turn.max_move_actions for e in els)
             # what the marker's offers read besides the Blind and the table: its price, the move used
             # this turn, and its elements' Pinned (no Sprint) and Winded (half moves) marks

@@ -639,14 +639,15 @@ class Game:
         """Can these stands of one element stand here: on the table, overlapping no base (DD-3.20),
         in 2" coherency (DD-1.8)?"""
         try:
+            elements = self.state.elements
+            others = [(o, bounds_of(self.book, o)) for o in self.state.stands.values()  # each base's box once
+                      if o.alive and o.element != element.id and not elements[o.element].hidden]
             for sid, st in moved.items():
                 rect, box = base_of(self.book, st), bounds_of(self.book, st)
                 if not self.table.within_table(rect):
                     raise IllegalAction(f"'{sid}' would end off the table", "DD-1.2")
-                for o in self.state.stands.values():
-                    if not o.alive or o.element == element.id or self.state.elements[o.element].hidden:
-                        continue
-                    if not apart(bounds_of(self.book, o), box) and rect.intersection(base_of(self.book, o)).area > 1e-6:
+                for o, obox in others:
+                    if not apart(obox, box) and rect.intersection(base_of(self.book, o)).area > 1e-6:
                         raise IllegalAction(f"'{sid}' would end overlapping '{o.id}'", "DD-3.20")
                 for other_id, other in moved.items():
                     if other_id < sid and rect.intersection(base_of(self.book, other)).area > 1e-6:
