@@ -100,12 +100,18 @@ def command_key(g: Game, element: Element) -> tuple:
     whether its element is hidden (under a Blind or in reserve: its stands are not on the table and
     project no command, ``GameState.side_stands``); the Litter Teams (they ignore coherency, G-33 (1));
     and the time of day (the night radius, G-16). The terrain and the rulebook are the game's own."""
+    return (element.id, element.side, tuple(element.stands), g.state.time_of_day, *_side_key(g, element.side))
+
+
+@table_memo(lambda side: side)
+def _side_key(g: Game, side: str) -> tuple:
+    """:func:`command_key`'s part that is the same for every element of a side: its stands and the
+    Litter Teams (worked out once a listing, not once an element)."""
     from game.rules.casevac import litter_bearers
 
     elements = g.state.elements
-    return (element.id, element.side, tuple(element.stands), g.state.time_of_day,
-            tuple((s.id, s.type, s.element, s.x, s.y, s.facing, s.alive, elements[s.element].hidden)
-                  for s in g.state.stands.values() if s.side == element.side),
+    return (tuple((s.id, s.type, s.element, s.x, s.y, s.facing, s.alive, elements[s.element].hidden)
+                  for s in g.state.stands.values() if s.side == side),
             tuple(sorted(litter_bearers(g))))
 
 
