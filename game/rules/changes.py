@@ -13,6 +13,10 @@ A plain list or dict is copied as it goes in, so a rule that stores one and then
 change it through the state (``st.calls.append``), not through the list it stored; every rule does.
 A write that changes nothing (the same value, the same items) moves no counter.
 
+Each record of the state's own classes in a state also carries a stamp (:data:`STAMP`) that its own
+counted writes, and those to the lists and dicts it holds, move: the listing keeps an element's
+offers under it (``Game.kept``) without imaging the element.
+
 A record or container counts only once it is in a state ("attached", with its part): a stand built
 to try a placement or an order being filled in moves nothing (a copy of a state, pickled or deep-
 copied, counts like the state). Counters are shared by every game in the process (a change to one
