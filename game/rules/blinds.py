@@ -48,6 +48,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import ACTION_KINDS, FROM_BLIND, QUIET_FROM_BLIND, SideActionKind, register_side
 from game.rules.memo import table_memo
 from game.rules.movement import MODES
+from game.rules.offers import Items, Offer
 from game.rules.state import Blind, Element, Stand, base_of, disc
 
 if TYPE_CHECKING:
@@ -255,13 +256,13 @@ class BlindMove(SideActionKind):
                     continue
                 name, clause = MODES[mode]
                 reach = allowance(g, b, mode)
-                out.append({"type": self.type, "mode": mode, **common, "clause": f"{clause}; G-17",
-                            "label": f"Blind {b.id}: {name} up to {reach:g}\" ({pr})",
-                            "params": {"to": {"kind": "point", "max": reach, "from": [b.x, b.y],
-                                              "doc": "the marker's new position"}}})
-        out.append({"type": "blind_hold", **common, "clause": "DD-4.38; G-32",
-                    "label": f"Blind {b.id}: Hold / Conceal ({pr})", "params": {}})
-        return out
+                out.append(Offer({"type": self.type, "mode": mode, **common, "clause": f"{clause}; G-17",
+                                  "label": f"Blind {b.id}: {name} up to {reach:g}\" ({pr})",
+                                  "params": Offer({"to": Offer({"kind": "point", "max": reach, "from": Items([b.x, b.y]),
+                                                                "doc": "the marker's new position"})})}))
+        out.append(Offer({"type": "blind_hold", **common, "clause": "DD-4.38; G-32",
+                          "label": f"Blind {b.id}: Hold / Conceal ({pr})", "params": Offer()}))
+        return out  # read-only as made (game.rules.offers)
 
     def _from_blind(self, g: Game, b: Blind, el: Element, opt: dict, moved: bool) -> list[dict]:
         """What an element under a real Blind may do from there (``game.FROM_BLIND``)."""

@@ -64,6 +64,7 @@ from game.rules.chapters import Chapter, Step, register_chapter, set_state, stat
 from game.rules.data import DATA_DIR, Rulebook, check_chapter_refs, load_sections, refers
 from game.rules.errors import IllegalAction
 from game.rules.game import SideActionKind, register_side
+from game.rules.offers import Items, Offer
 from game.rules.state import Element, Stand, Token, base_of, token_shape
 
 if TYPE_CHECKING:
@@ -337,11 +338,12 @@ class FadeOrder(SideActionKind):
             return []
         label = (f"{el.name}: change its Fade order (now {_where(g, current)})" if current
                  else f"{el.name}: Fade in Phase 3")
-        return [{"type": self.type, "element": el.id, "side": el.side, "cost": 0, "tokens": 0, "clause": CLAUSE,
-                 "label": label + " (free)",
-                 "params": {"into": {"kind": "choice", "choices": choices,
-                                     "doc": "edge: a Blind on the designated jungle edge; a tunnel "
-                                            "entrance; off: removed for survival points; stay: no Fade"}}}]
+        return [Offer({"type": self.type, "element": el.id, "side": el.side, "cost": 0, "tokens": 0, "clause": CLAUSE,
+                       "label": label + " (free)",
+                       "params": Offer({"into": Offer({
+                           "kind": "choice", "choices": Items(choices),
+                           "doc": "edge: a Blind on the designated jungle edge; a tunnel entrance; off: removed for "
+                                  "survival points; stay: no Fade"})})})]  # read-only as made (game.rules.offers)
 
     def check(self, g: Game, side: str, action: dict) -> FadePlan:
         if side != "insurgent":

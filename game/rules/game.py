@@ -40,7 +40,7 @@ from game.rules.data import SIDES, Rulebook, rulebook
 from game.rules.dice import Dice, seed_streams
 from game.rules.errors import IllegalAction
 from game.rules.movement import MODES, apply_move, base_allowance, centre, plan_move
-from game.rules.offers import freeze, freeze_all
+from game.rules.offers import Items, Offer, freeze, freeze_all
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
 from game.rules.terrain_changes import burnt_polygons
@@ -314,6 +314,15 @@ _FACING = freeze({"kind": "angle", "optional": True, "doc": "new facing of every
 _PLACEMENTS = freeze({"kind": "placements", "optional": True,
                       "doc": "instead of 'to': {stand id: [x, y, facing]} for every stand"})
 """A move's parameters that are the same in every offer (read-only, ``game.rules.offers``)."""
+
+
+def _pass_offer(side: str) -> Offer:
+    return freeze({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
+                   "params": {}})
+
+
+_PASS = {side: _pass_offer(side) for side in SIDES}
+"""Each side's offer to pass its impulse (G-28 (6)): the same at every listing, made read-only once."""
 
 
 class Game:
@@ -742,8 +751,7 @@ class Game:
             out.extend(skind.offers(self, side))
         if side == "allied":  # what the side cannot pay for (a Recon Sweep's 2 CP, DD-4.19) is not offered
             out = [a for a in out if a["cost"] <= pool.cp]
-        out.append({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
-                    "params": {}})
+        out.append(_PASS.get(side) or _pass_offer(side))
         return out
 
     def _element_actions(self, el: Element, opt: dict) -> list[dict]:
@@ -768,15 +776,15 @@ class Game:
                 ):
                     continue  # DD-3.2: only an element already on a trail can rush along it
                 reach = base_allowance(self, el, mode)
-                acts.append({
+                acts.append(Offer({  # made read-only as it is made (the listing would copy it to be so)
                     "type": "move", "mode": mode, **common, "clause": clause,
                     "label": f"{el.name}: {name} up to {reach:g}\" ({price})",
-                    "params": {
-                        "to": {"kind": "point", "max": reach, "from": [round(cx, 3), round(cy, 3)],
-                               "doc": "the element's new centre; every stand moves by the same offset"},
+                    "params": Offer({
+                        "to": Offer({"kind": "point", "max": reach, "from": Items([round(cx, 3), round(cy, 3)]),
+                                     "doc": "the element's new centre; every stand moves by the same offset"}),
                         "facing": _FACING, "stands": _PLACEMENTS,
-                    },
-                })
+                    }),
+                }))
         if el.winded:
             acts.append({"type": "take_five", **common, "clause": "DD-3.7", "params": {},
                          "label": f"{el.name}: Take Five, clear Winded ({price})"})

@@ -277,3 +277,39 @@ def test_a_kind_of_a_chapter_not_in_the_game_offers_nothing_and_is_not_asked(sid
     random_play(g, 21, 60, each=each)
     assert asked["out"] > 0  # every one of these tables leaves some chapter out
     assert (asked["in"] > 0) == (sid != "village_sweep")  # cu_chi: tunnels; thunder_road, canal_assault: vehicles
+
+
+def _mutable_inside(value, path: str):
+    """The first plain (changeable) dict or list inside an offer, by where it is; None if there is none."""
+    from game.rules.offers import Items, Offer
+
+    if isinstance(value, dict):
+        if type(value) is not Offer:
+            return path
+        return next((p for k, v in value.items() if (p := _mutable_inside(v, f"{path}.{k}"))), None)
+    if isinstance(value, list):
+        if type(value) is not Items:
+            return path
+        return next((p for i, v in enumerate(value) if (p := _mutable_inside(v, f"{path}[{i}]"))), None)
+    return None
+
+
+@pytest.mark.parametrize("sid", ["village_sweep", "rubber_plantation", "cu_chi"])
+def test_every_offer_of_a_random_game_is_read_only_all_the_way_down(sid):
+    """Every offer handed out, and every dict and list inside it, refuses change (``game.rules.offers``),
+    whether a builder made it read-only itself or the listing did."""
+    from tests.rules.test_changes import random_play
+
+    g = Game(resolve_scenario(sid), 8, start=False)
+    start_turn(g)
+    seen = set()
+
+    def each(g: Game) -> None:
+        for side in ("allied", "insurgent"):
+            for o in g.legal_actions(side):
+                where = _mutable_inside(o, o["type"])
+                assert where is None, f"{where} can be changed"
+                seen.add(o["type"])
+
+    random_play(g, 8, 80, each=each)
+    assert {"move", "hold", "pass"} <= seen
