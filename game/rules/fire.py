@@ -52,6 +52,7 @@ from game.rules.dice import p_success as _p_success
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
+from game.rules.offers import Items, Offer, freeze
 from game.rules.state import Element, Stand, Token, base_of, bounds_of
 
 if TYPE_CHECKING:
@@ -1010,8 +1011,9 @@ def resolve_beaten_zone(g: Game, plan: Any) -> Outcome:
 
 
 # -- actions ----------------------------------------------------------------------------------------
-def _target_param(choices: list[Stand], doc: str) -> dict:
-    return {"target": {"kind": "stand", "choices": [t.id for t in choices], "doc": doc}}
+def _target_param(choices: list[Stand], doc: str) -> Offer:
+    """An offer's ``target`` parameter, read-only as made (``game.rules.offers``)."""
+    return Offer({"target": Offer({"kind": "stand", "choices": Items([t.id for t in choices]), "doc": doc})})
 
 
 class AimedFire(ActionKind):
@@ -1039,6 +1041,11 @@ class AimedFire(ActionKind):
         resolve_attack(g, plan)
 
 
+_ANY_FACING = freeze({"kind": "angle", "optional": True})
+_ANY_PLACEMENTS = freeze({"kind": "placements", "optional": True})
+"""Fire & Maneuver's parameters that are the same in every offer (read-only)."""
+
+
 class FireAndManeuver(ActionKind):
     """Fire & Maneuver (DD-2.12): move up to 4", then fire half the pool, rounded up."""
 
@@ -1055,13 +1062,12 @@ class FireAndManeuver(ActionKind):
         reach = base_allowance(g, el, "fire_maneuver")
         return [{"type": self.type, **common, "clause": "DD-2.12",
                  "label": f"{el.name}: Fire & Maneuver, up to {reach:g}\" then half FP ({price})",
-                 "params": {
-                     "to": {"kind": "point", "max": reach, "from": [round(cx, 3), round(cy, 3)],
-                            "doc": "the element's new centre"},
-                     "facing": {"kind": "angle", "optional": True},
-                     "stands": {"kind": "placements", "optional": True},
+                 "params": Offer({
+                     "to": Offer({"kind": "point", "max": reach, "from": Items([round(cx, 3), round(cy, 3)]),
+                                  "doc": "the element's new centre"}),
+                     "facing": _ANY_FACING, "stands": _ANY_PLACEMENTS,
                      **_target_param(foes, "an enemy stand, checked from the new position (DD-5.28)"),
-                 }}]
+                 })}]
 
     def check(self, g: Game, el: Element, action: dict):
         from game.rules.movement import plan_move
