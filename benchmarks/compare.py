@@ -1,0 +1,106 @@
+"""Two versions of the engine side by side: the same random playouts, game by game (prints; asserts nothing).
+
+    python benchmarks/compare.py OLD_TREE NEW_TREE [--games 40] [--rounds 3] [--core 0]
+
+Each tree is a checkout of the project (``git worktree add /tmp/old <commit>``; copy ``.cache`` into it
+so its line of sight is compiled already). One worker process a tree, both on one core, play the same
+fixed games (``benchmarks/engine.py``'s playout: a random listed action, a move's point at random)
+alternately, game by game, each game ``--rounds`` times; each game's least CPU time is kept. The
+machine's speed drifts over minutes, more than one change to the engine moves it; game by game, both
+trees see the same drift. Prints each tree's accepted actions per CPU second and whether the two played
+the same games (their final state hashes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+SCENARIOS = ("village_sweep", "rubber_plantation")
+
+
+def worker(tree: str) -> None:
+    """Play the game of each seed read from stdin; write its CPU seconds, accepted actions and hash."""
+    sys.path.insert(0, tree)
+    from game.rules.dice import Dice, seed_streams
+    from game.rules.errors import IllegalAction
+    from game.rules.game import Game
+    from game.rules.scenario import resolve_scenario
+    from game.rules.turn import start_turn
+
+    scenarios = [resolve_scenario(s) for s in SCENARIOS]
+    for sc in scenarios:  # each table's ray scene, built once a process
+        Game(sc, 0, start=False).los_table()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        seed = int(line)
+        t0 = time.process_time()
+        g = Game(scenarios[seed % 2], seed, start=False)
+        start_turn(g)
+        rng, done = Dice(seed_streams(seed + 99)), 0
+        while not g.state.over:
+            side = g.state.to_act
+            acts = g.legal_actions(side)
+            a = {k: v for k, v in acts[rng.below(len(acts))].items() if k not in ("params", "label")}
+            if a["type"] == "move":
+                spec = next(x for x in acts if x.get("element") == a["element"] and x["type"] == "move")
+                fx, fy = spec["params"]["to"]["from"]
+                r, th = spec["params"]["to"]["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
+                a["to"] = [fx + r * math.cos(th), fy + r * math.sin(th)]
+            try:
+                g.act(side, a)
+                done += 1
+            except IllegalAction:
+                pass
+        print(f"{time.process_time() - t0} {done} {g.hash()}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--core", default="0", help="the CPU core both workers share (taskset)")
+    args = ap.parse_args()
+    trees = [str(Path(t).resolve()) for t in (args.old, args.new)]
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"]
+    pin = ["taskset", "-c", args.core] if sys.platform.startswith("linux") else []
+    procs = [subprocess.Popen([*pin, *cmd, t], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+             for t in trees]
+    for p in procs:
+        if p.stdout.readline().strip() != "ready":
+            sys.exit(f"a worker did not start (run it alone to see why): {' '.join(p.args)}")
+    best: list[dict[int, tuple[float, int, str]]] = [{}, {}]
+    for r in range(args.rounds):
+        for seed in range(1, args.games + 1):
+            for k in ((0, 1) if (seed + r) % 2 else (1, 0)):  # who goes first alternates
+                procs[k].stdin.write(f"{seed}\n")
+                procs[k].stdin.flush()
+                secs, done, digest = procs[k].stdout.readline().split()
+                if seed not in best[k] or float(secs) < best[k][seed][0]:
+                    best[k][seed] = (float(secs), int(done), digest)
+    for p in procs:
+        p.stdin.close()
+        p.wait()
+    for tree, runs in zip(trees, best, strict=True):
+        secs, done = sum(v[0] for v in runs.values()), sum(v[1] for v in runs.values())
+        games = hashlib.sha256("".join(v[2] for _, v in sorted(runs.items())).encode()).hexdigest()[:12]
+        print(f"{tree}: {done / secs:,.0f} accepted actions/s ({done} in {secs:.2f} CPU s, each game's best of "
+              f"{args.rounds}); its games' hashes {games}")
+    same = all(best[0][s][2] == best[1][s][2] for s in best[0])
+    ratio = (sum(v[1] for v in best[1].values()) / sum(v[0] for v in best[1].values())) / \
+        (sum(v[1] for v in best[0].values()) / sum(v[0] for v in best[0].values()))
+    print(f"new / old: {ratio:.3f}x; {'the same games' if same else 'DIFFERENT games (a change of behaviour)'}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--worker":
+        worker(sys.argv[2])
+    else:
+        main()
