@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import math
 import subprocess
 import sys
 import time
@@ -26,9 +25,10 @@ SCENARIOS = ("village_sweep", "rubber_plantation")
 
 def worker(tree: str) -> None:
     """Play the game of each seed read from stdin; write its CPU seconds, accepted actions and hash."""
-    sys.path.insert(0, tree)
+    sys.path.insert(0, tree)  # that checkout's engine; the playout itself is this one's (beside this file)
+    from playout import random_step
+
     from game.rules.dice import Dice, seed_streams
-    from game.rules.errors import IllegalAction
     from game.rules.game import Game
     from game.rules.scenario import resolve_scenario
     from game.rules.turn import start_turn
@@ -44,19 +44,7 @@ def worker(tree: str) -> None:
         start_turn(g)
         rng, done = Dice(seed_streams(seed + 99)), 0
         while not g.state.over:
-            side = g.state.to_act
-            acts = g.legal_actions(side)
-            a = {k: v for k, v in acts[rng.below(len(acts))].items() if k not in ("params", "label")}
-            if a["type"] == "move":
-                spec = next(x for x in acts if x.get("element") == a["element"] and x["type"] == "move")
-                fx, fy = spec["params"]["to"]["from"]
-                r, th = spec["params"]["to"]["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
-                a["to"] = [fx + r * math.cos(th), fy + r * math.sin(th)]
-            try:
-                g.act(side, a)
-                done += 1
-            except IllegalAction:
-                pass
+            done += random_step(g, rng)
         print(f"{time.process_time() - t0} {done} {g.hash()}", flush=True)
 
 

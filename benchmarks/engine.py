@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import sys
@@ -19,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.playout import random_step  # noqa: E402
 from game.engine.client import EngineProcess  # noqa: E402
 from game.rules.dice import Dice, seed_streams  # noqa: E402
-from game.rules.errors import IllegalAction  # noqa: E402
 from game.rules.game import Game  # noqa: E402
 from game.rules.scenario import resolve_scenario  # noqa: E402
 
@@ -63,18 +62,9 @@ def playouts(seconds: float = 5.0, real_los: bool = True) -> tuple[int, int, flo
         games += 1
         rng = Dice(seed_streams(seed + 99))
         while not g.state.over:
-            side = g.state.to_act
-            acts = g.legal_actions(side)
-            a = {k: v for k, v in acts[rng.below(len(acts))].items() if k not in ("params", "label")}
-            if a["type"] == "move":
-                spec = next(x for x in acts if x.get("element") == a["element"] and x["type"] == "move")
-                fx, fy = spec["params"]["to"]["from"]
-                r, th = spec["params"]["to"]["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
-                a["to"] = [fx + r * math.cos(th), fy + r * math.sin(th)]
-            try:
-                g.act(side, a)
+            if random_step(g, rng):
                 done += 1
-            except IllegalAction:
+            else:
                 refused += 1
     return done, refused, time.process_time() - t0, games
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import math
 import statistics
 import sys
 import time
@@ -30,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.los import convention_table, median_cpu, per_call, sightlines  # noqa: E402
+from benchmarks.playout import random_step  # noqa: E402
 from game.rules.dice import Dice, seed_streams  # noqa: E402
-from game.rules.errors import IllegalAction  # noqa: E402
 from game.rules.scenario import SCENARIO_DIR, build_scenario  # noqa: E402
 from game.world import bake  # noqa: E402
 from game.world.los import Conditions, TableLOS  # noqa: E402
@@ -98,19 +97,7 @@ def playouts(scenario, seconds: float) -> tuple[float, int]:
         start_turn(g)
         rng = Dice(seed_streams(seed + 99))
         while not g.state.over and time.process_time() - t0 < seconds:
-            side = g.state.to_act
-            acts = g.legal_actions(side)
-            a = {k: v for k, v in acts[rng.below(len(acts))].items() if k not in ("params", "label")}
-            if a["type"] == "move":
-                spec = next(x for x in acts if x.get("element") == a["element"] and x["type"] == "move")
-                fx, fy = spec["params"]["to"]["from"]
-                r, th = spec["params"]["to"]["max"] * rng.uniform("ai"), rng.uniform("ai") * 2 * math.pi
-                a["to"] = [fx + r * math.cos(th), fy + r * math.sin(th)]
-            try:
-                g.act(side, a)
-                done += 1
-            except IllegalAction:
-                pass
+            done += random_step(g, rng)
     return done / (time.process_time() - t0), seed
 
 
