@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import shutil
 import subprocess
 import sys
 import time
@@ -58,7 +59,7 @@ def main() -> None:
     args = ap.parse_args()
     trees = [str(Path(t).resolve()) for t in (args.old, args.new)]
     cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"]
-    pin = ["taskset", "-c", args.core] if sys.platform.startswith("linux") else []
+    pin = ["taskset", "-c", args.core] if shutil.which("taskset") else []  # else: wherever the system puts them
     procs = [subprocess.Popen([*pin, *cmd, t], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
              for t in trees]
     for p in procs:
