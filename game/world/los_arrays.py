@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from game.world.burnt import burnt_of
+from game.world.burnt import Cut, burnt_of
 from game.world.hulls import block_many
 from game.world.los_terms import (
     ELEVATED,
@@ -108,6 +108,28 @@ class ArrayTrace:
         entry = np.where(own & ~leaving, t, np.inf)
         span[todo] = np.where(in_core, 0.0, np.minimum(exit_t[todo], entry))
         return span
+
+    def _canopy_inside(self, ray: np.ndarray, t: np.ndarray, part: np.ndarray, entering: np.ndarray,
+                       part_e: np.ndarray, part_t: np.ndarray, length: np.ndarray, eyes: np.ndarray,
+                       dirs: np.ndarray, targets: np.ndarray, cut: Cut | None, n: int) -> tuple:
+        """Where each of ``n`` sightlines is inside canopy, from its boundary crossings (``ray``, ``t``,
+        ``part``, ``entering``): the woodline band at each end (DD-4.2, ``_band_span``), and the
+        intervals inside each volume with those bands clipped off; with ``cut``, none over burnt ground
+        (G-19). Returns (band span at the eye, at the target, and the intervals: ray, part, t0, t1)."""
+        exit_e, exit_t = _band_exits(ray, t, part, entering, part_e, part_t, length)
+        span_e = self._band_span(eyes, dirs, part_e, exit_e)
+        span_t = self._band_span(targets, -dirs, part_t, exit_t)
+        if cut is not None:  # G-19: the woodlines the fire made, and none on burnt ground
+            span_e = cut.spans(span_e, 0, part_e, self.part_veg, exit_e)
+            span_t = cut.spans(span_t, 1, part_t, self.part_veg, exit_t)
+        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, length)
+        at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
+        iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
+        at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= length[iv_ray])
+        iv_t1 = np.where(at_target, np.minimum(iv_t1, length[iv_ray] - span_t[iv_ray]), iv_t1)
+        if cut is not None:  # G-19: no vegetation over burnt ground
+            iv_ray, iv_part, iv_t0, iv_t1 = cut.clip(iv_ray, iv_part, iv_t0, iv_t1, self.part_veg, n)
+        return span_e, span_t, (iv_ray, iv_part, iv_t0, iv_t1)
 
     def _open_limits(self, eyes: np.ndarray, targets: np.ndarray, elevated: np.ndarray, conditions: Conditions
                      ) -> tuple[np.ndarray, np.ndarray]:
@@ -222,21 +244,9 @@ class ArrayTrace:
         m = len(live)
         part = geo.canopy.owner[prim]
         entering = _dot(geo.canopy.normal[prim], d[ray]) < 0
-        exit_e, exit_t = _band_exits(ray, t, part, entering, part_e, part_t, ln)
-        span_e = self._band_span(e, d, part_e, exit_e)
-        span_t = self._band_span(targets[live], -d, part_t, exit_t)
-        if cut is not None:  # G-19: the woodlines the fire made, and none on burnt ground
-            span_e = cut.spans(span_e, 0, part_e, self.part_veg, exit_e)
-            span_t = cut.spans(span_t, 1, part_t, self.part_veg, exit_t)
-
         # inches inside each class: the union of the intervals inside its volumes, bands clipped off
-        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, ln)
-        at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
-        iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
-        at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= ln[iv_ray])
-        iv_t1 = np.where(at_target, np.minimum(iv_t1, ln[iv_ray] - span_t[iv_ray]), iv_t1)
-        if cut is not None:  # G-19: no vegetation over burnt ground
-            iv_ray, iv_part, iv_t0, iv_t1 = cut.clip(iv_ray, iv_part, iv_t0, iv_t1, self.part_veg, m)
+        span_e, span_t, (iv_ray, iv_part, iv_t0, iv_t1) = self._canopy_inside(
+            ray, t, part, entering, part_e, part_t, ln, e, d, targets[live], cut, m)
         sub = np.zeros((m, C + 1))
         _union_add(sub, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
         inches = np.zeros((n, C))
@@ -421,20 +431,9 @@ class ArrayTrace:
         ray, t, prim = geo.canopy.all_hits(eyes, dirs, length)
         part = geo.canopy.owner[prim]
         entering = np.einsum("ij,ij->i", geo.canopy.normal[prim], dirs[ray]) < 0
-        exit_e, exit_t = _band_exits(ray, t, part, entering, part_e, part_t, length)
-        span_e = self._band_span(eyes, dirs, part_e, exit_e)
-        span_t = self._band_span(targets, -dirs, part_t, exit_t)
         cut = burnt_of(conditions.burnt).cut(eyes[:, :2], targets[:, :2], length) if conditions.burnt else None
-        if cut is not None:
-            span_e = cut.spans(span_e, 0, part_e, self.part_veg, exit_e)
-            span_t = cut.spans(span_t, 1, part_t, self.part_veg, exit_t)
-        iv_ray, iv_part, iv_t0, iv_t1 = _intervals(ray, part, t, entering, part_e, part_t, length)
-        at_eye = (iv_part == part_e[iv_ray]) & (iv_t0 <= 0.0)
-        iv_t0 = np.where(at_eye, np.maximum(iv_t0, span_e[iv_ray]), iv_t0)
-        at_target = (iv_part == part_t[iv_ray]) & (iv_t1 >= length[iv_ray])
-        iv_t1 = np.where(at_target, np.minimum(iv_t1, length[iv_ray] - span_t[iv_ray]), iv_t1)
-        if cut is not None:
-            iv_ray, iv_part, iv_t0, iv_t1 = cut.clip(iv_ray, iv_part, iv_t0, iv_t1, self.part_veg, n)
+        span_e, span_t, (iv_ray, iv_part, iv_t0, iv_t1) = self._canopy_inside(
+            ray, t, part, entering, part_e, part_t, length, eyes, dirs, targets, cut, n)
         inches = np.zeros((n, C + 1))
         _union_add(inches, iv_ray, self.part_class[iv_part], iv_t0, iv_t1)
         inches = quantise(inches * hfac[:, None])[:, :C]
