@@ -34,6 +34,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of, bounds_of
+from game.world.features import apart_by
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -46,10 +47,6 @@ def _target_element(g: Game, el: Element, target: Any) -> Element:
         # DESIGN §6: a hidden stand and an id that names nothing get the same words and clause.
         raise IllegalAction(f"no Confirmed enemy stand {target!r} on the table", "DD-5.22; G-34")
     return g.state.elements[st.element]
-
-
-def _within(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) -> bool:
-    return any(fire.gap(g, a, b) <= reach for a in mine for b in theirs)
 
 
 def melee_pool(g: Game, el: Element) -> list[fire.Group]:
@@ -197,7 +194,7 @@ class Assault(ActionKind):
         tel = _target_element(g, el, action.get("target"))
         plan = plan_move(g, el, "patrol", action)
         dests = [Stand(**{**s.__dict__, "x": plan.moves[s.id][0], "y": plan.moves[s.id][1]}) for s in g.state.living(el)]
-        if not _within(g, dests, g.state.living(tel), fire.combat().assault.reach):
+        if not fire.within_reach(g, dests, g.state.living(tel), fire.combat().assault.reach):
             raise IllegalAction(f"the move must end within 2\" of {tel.name}", "DD-5.22; G-34")
         return plan, tel
 
@@ -209,7 +206,7 @@ class Assault(ActionKind):
         move, tel = plan
         apply_move(g, move)
         if move.halted or not g.state.living(el) or not g.state.living(tel) or el.pinned \
-                or not _within(g, g.state.living(el), g.state.living(tel), fire.combat().assault.reach):
+                or not fire.within_reach(g, g.state.living(el), g.state.living(tel), fire.combat().assault.reach):
             g.emit({"type": "note", "element": el.id, "clause": "DD-5.22",
                     "text": f"{el.name}'s assault is broken up before it closes"})
             return
@@ -289,15 +286,11 @@ class FragGrenade(ActionKind):
 # -- satchel charges and mouseholes -----------------------------------------------------------------
 @table_memo(lambda st, types, contact: (st.id, st.x, st.y, st.facing, types, contact))
 def _features_touching(g: Game, st: Stand, types: tuple[str, ...], contact: float) -> list:
-    rect = base_of(g.book, st)
-    a0, b0, a1, b1 = bounds_of(g.book, st)
+    rect, box = base_of(g.book, st), bounds_of(g.book, st)
     m = contact + 1e-6  # boxes further apart than this: out of contact, nothing to work out
     out = []
     for h in g.table.hits:
-        if h.terrain.id not in types:
-            continue
-        x0, y0, x1, y1 = h.box
-        if x0 - a1 > m or a0 - x1 > m or y0 - b1 > m or b0 - y1 > m:
+        if h.terrain.id not in types or apart_by(box, h.box, m):
             continue
         if h.shape.distance(rect) <= contact:
             if g.state.structures.get(h.feature.id, {}).get("state") == "rubble":

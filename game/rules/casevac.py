@@ -39,6 +39,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, SideActionKind, register, register_side
 from game.rules.memo import table_memo
 from game.rules.state import TOKEN_RADIUS, Clock, Element, Stand, Token, base_of, bounds_of, token_shape
+from game.world.features import apart_by
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -206,9 +207,8 @@ def on_table_tokens(g: Game) -> list[dict]:
 
 def touching(g: Game, stand: Stand, tok: Token) -> bool:
     reach = contact(g) + 1e-9
-    x0, y0, x1, y1 = bounds_of(g.book, stand)
-    r = reach + TOKEN_RADIUS + 1e-6  # the token's centre further than this from the base's box: out of contact
-    if tok.x < x0 - r or tok.x > x1 + r or tok.y < y0 - r or tok.y > y1 + r:
+    # the token's centre further than this from the base's box: out of contact, nothing to work out
+    if apart_by(bounds_of(g.book, stand), (tok.x, tok.y, tok.x, tok.y), reach + TOKEN_RADIUS + 1e-6):
         return False
     return base_of(g.book, stand).distance(token_shape(tok)) <= reach
 

@@ -54,6 +54,7 @@ from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.offers import Items, Offer, freeze
 from game.rules.state import Element, Stand, Token, base_of, bounds_of
+from game.world.features import apart_by
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -231,13 +232,9 @@ def within_reach(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) 
     boxes = [bounds_of(book, s) for s in mine]
     out = []
     for t in theirs:
-        bx0, by0, bx1, by1 = bounds_of(book, t)
-        for s, (ax0, ay0, ax1, ay1) in zip(mine, boxes, strict=True):
-            if bx0 - ax1 > m or ax0 - bx1 > m or by0 - ay1 > m or ay0 - by1 > m:
-                continue
-            if gap(g, s, t) <= reach:
-                out.append(t)
-                break
+        box = bounds_of(book, t)
+        if any(not apart_by(b, box, m) and gap(g, s, t) <= reach for s, b in zip(mine, boxes, strict=True)):
+            out.append(t)
     return out
 
 

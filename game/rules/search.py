@@ -65,6 +65,7 @@ from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Blind, Element, Stand, base_of, bounds_of
 from game.terrain import sight
+from game.world.features import apart_by
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -230,16 +231,9 @@ def feature_hit(g: Game, feature_id: Any) -> TerrainHit | None:
 
 def _near(g: Game, stands: list[Stand], hit: TerrainHit) -> list[Stand]:
     reach = rules(g).search.reach + 1e-9
-    x0, y0, x1, y1 = hit.box
     m = reach + 1e-6  # boxes further apart than this: the shapes are out of reach, nothing to work out
-    out = []
-    for st in stands:
-        a0, b0, a1, b1 = bounds_of(g.book, st)
-        if x0 - a1 > m or a0 - x1 > m or y0 - b1 > m or b0 - y1 > m:
-            continue
-        if base_of(g.book, st).distance(hit.shape) <= reach:
-            out.append(st)
-    return out
+    return [st for st in stands if not apart_by(bounds_of(g.book, st), hit.box, m)
+            and base_of(g.book, st).distance(hit.shape) <= reach]
 
 
 @table_memo(lambda el: el.id)

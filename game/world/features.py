@@ -106,6 +106,12 @@ def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, fl
     return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
 
 
+def apart_by(a: tuple[float, float, float, float], b: tuple[float, float, float, float], margin: float) -> bool:
+    """Are two bounding boxes more than ``margin`` apart along x or y? Then the shapes in them are
+    further apart than ``margin``: the cheap test before a distance is worked out."""
+    return b[0] - a[2] > margin or a[0] - b[2] > margin or b[1] - a[3] > margin or a[1] - b[3] > margin
+
+
 @lru_cache(maxsize=BASES_KEPT)
 def base_bounds(x: float, y: float, facing: float, width: float, depth: float) -> tuple[float, float, float, float]:
     """(min x, min y, max x, max y) of a stand's base: the bounds of :func:`base_rectangle`."""
