@@ -100,6 +100,20 @@ class TableCache:
         """Ground heights, by the point rounded to 0.001"."""
         self.lock = threading.Lock()
         """Held while the ray scene is built, so two games opening a table at once build it once."""
+        self.maps: dict[int, tuple[Rulebook, TableMap, dict]] = {}
+        """The table's terrain in plan view (``TableMap``) and the answers kept by ``Game.measure``, by the
+        rulebook read for them (its id; the book held so the id stays its own). Both answer from where
+        things stand alone, so every game on the table shares them; a game whose table changed in play
+        (craters, burnt ground) has a map and answers of its own."""
+
+    def table_map(self, scenario: Scenario, book: Rulebook) -> tuple[TableMap, dict]:
+        """The table's plan-view terrain as ``book`` reads it and the ``Game.measure`` answers on it, made
+        once for every game on the table."""
+        kept = self.maps.get(id(book))
+        if kept is None or kept[0] is not book:
+            with self.lock:
+                kept = self.maps[id(book)] = (book, TableMap(scenario.width, scenario.height, scenario.features, book), {})
+        return kept[1], kept[2]
 
 
 KEEP_TABLES = 4
@@ -332,7 +346,11 @@ class Game:
                  state: GameState | None = None, start: bool = True, threat: int = 2):
         self.scenario = scenario
         self.book = book or rulebook()
-        self.table = TableMap(scenario.width, scenario.height, scenario.features, self.book)
+        self.scenario_key = scenario_key(scenario)
+        self.table, self.measured = self.shared.table_map(scenario, self.book)
+        """The table's terrain in plan view, and the answers that depend only on where things stand
+        (``measure``): both shared by every game on the table (``TableCache.table_map``) until this
+        one's table changes in play (``changed``, ``forget_table``)."""
         self.los_override: Callable[[Stand, Stand], Any] | None = None
         self._conditions: tuple | None = None
         self._sightlines: tuple = (None, {})
@@ -355,9 +373,6 @@ class Game:
         ``sight_key``)."""
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
-        self.measured: dict[tuple, Any] = {}
-        """Answers that depend only on where things stand (``measure``), kept for the game."""
-        self.scenario_key = scenario_key(scenario)
         self.events: list[dict] = []
         self._numbers: dict[int, tuple[int, ...]] = {}
         """Each reader's event numbers (``READERS``) after the event with this ``seq`` (``emit``)."""
@@ -371,6 +386,7 @@ class Game:
         self.state = state
         if state.terrain_changes:  # craters and burnt ground made in play (DD ch. 8; terrain_changes.py)
             self.table = self.table.changed(state.terrain_changes)
+            self.measured = {}
         self.dice = Dice(self.state.rng)
         if self.state.phase == "setup" and self.state.weather == "roll":
             from game.rules.weather import roll_at_setup
@@ -1040,7 +1056,7 @@ class Game:
 
         self.state = state
         self.dice.streams = state.rng
-        table = TableMap(self.scenario.width, self.scenario.height, self.scenario.features, self.book)
+        table = self.shared.table_map(self.scenario, self.book)[0]
         self.table = table.changed(state.terrain_changes) if state.terrain_changes else table
         forget_table(self)
 

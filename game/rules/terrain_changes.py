@@ -68,7 +68,7 @@ def change_terrain(g: Game, kind: str, polygon: Iterable[Sequence[float]], claus
 
 def forget_table(g: Game) -> None:
     """Drop every answer the game kept that depends on the table (its terrain, its sight)."""
-    g.measured.clear()
+    g.measured = {}  # its own from now on: the table's shared answers (TableCache.table_map) stay as they are
     g._table = (None, b"", {}, {})
     g._listed = (None, ())
     g._sightlines = (None, {})
