@@ -160,3 +160,21 @@ def test_putting_an_earlier_state_back_puts_its_table_back(g: Game):  # G-19; DE
     g.put_back(before)
     assert not g.state.terrain_changes and not g.line_of_sight(sq, vc).visible
     assert fire.cover_of(g, g.state.stands["vc2_a"]).id == "dense"
+
+
+def test_another_game_on_the_table_keeps_the_table_as_it_was(g: Game):  # G-19; DD-4.4
+    """Games on one table share its plan-view map and measured answers (``TableCache.table_map``); the
+    napalm of one game changes its own table only, and the shared answers it had are left as they were."""
+    other = strip_game()
+    assert other.table is g.table and other.measured is g.measured  # one table, one map for both
+    inside = other.state.stands["vc2_a"]
+    assert fire.cover_of(other, inside).id == "dense"
+    fire.gap(g, g.state.stands["a"], g.state.stands["vc_a"])  # an answer kept in the shared store
+    kept = dict(other.measured)
+    napalm(g)
+    assert g.table is not other.table and g.measured is not other.measured
+    assert fire.cover_of(g, g.state.stands["vc2_a"]).id == "burnt"
+    assert fire.cover_of(other, inside).id == "dense"  # the other game's table is not burnt
+    assert other.table.ground_at(23.0, 10.5).id == "dense"
+    assert other.measured == kept
+    assert strip_game().table is other.table  # a new game on the table still shares the unburnt map
