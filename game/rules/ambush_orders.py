@@ -127,9 +127,9 @@ def _triggered(g: Game, el: Element, mover: Element, d: float) -> bool:
     they can see and reach one of its stands."""
     from game.rules.reactions import closest_target
 
-    seen = d <= fire.combat().ambush.trigger or any(
-        g.line_of_sight(s, m).visible for s in g.state.living(el) for m in g.state.living(mover))
-    return seen and closest_target(g, el, mover) is not None
+    # A stand they can see and reach (closest_target) is in their line of sight: whenever the second half
+    # holds, so does the first (within 6" or in sight), and the second half alone answers.
+    return closest_target(g, el, mover) is not None
 
 
 def _springs_here(g: Game, el: Element, mover: Element, order: AmbushOrder, d: float) -> bool:

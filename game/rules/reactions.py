@@ -200,12 +200,12 @@ class Placed:
 
 def sightlines_to(g: Game, shooters: list[Element], mover: Element) -> None:
     """The sightlines from the shooters' stands to the mover's where they stand now, in one batch
-    (``Game.trace_sightlines``): the same answers :func:`closest_target` would ask for one by one."""
-    from game.rules.detection import REACH
-
+    (``Game.trace_sightlines``): those :func:`closest_target` would ask for one by one (a stand that can
+    shoot, to a stand within its range)."""
     targets = g.state.living(mover)
-    g.trace_sightlines([(s, t) for el in shooters for s in g.state.living(el) for t in targets
-                        if math.hypot(s.x - t.x, s.y - t.y) <= REACH])
+    stands = g.book.stands
+    g.trace_sightlines([(s, t) for el in shooters for s in g.state.living(el) if fire.can_shoot(g, s)
+                        for t in targets if fire.gap(g, s, t) <= stands[s.type].range])
 
 
 def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
