@@ -218,11 +218,17 @@ def _in_structure(g: Game, st: Stand) -> bool:
     return any(t.id in fire.combat().grenade.structures for t in fire.terrain_at(g, st))
 
 
+@table_memo(lambda side: side)
+def _enemies_inside(g: Game, side: str) -> list[Stand]:
+    """The side's Confirmed enemy stands in a hootch, trench or bunker (DD-5.30), in their order: the
+    only stands a grenade may be thrown at, found once for all the side's elements."""
+    return [t for t in fire.enemy_stands(g, side) if _in_structure(g, t)]
+
+
 @table_memo(lambda el: el.id)
 def _grenade_targets(g: Game, el: Element) -> list[Stand]:
-    gr = fire.combat().grenade
-    mine = g.state.living(el)
-    return [t for t in fire.within_reach(g, mine, fire.enemy_stands(g, el.side), gr.reach) if _in_structure(g, t)]
+    """Enemy stands in a structure within a grenade's reach of the element (DD-5.30)."""
+    return fire.within_reach(g, g.state.living(el), _enemies_inside(g, el.side), fire.combat().grenade.reach)
 
 
 def grenade_context(morale: bool = True) -> fire.Context:
@@ -289,8 +295,8 @@ def _features_touching(g: Game, st: Stand, types: tuple[str, ...], contact: floa
     rect, box = base_of(g.book, st), bounds_of(g.book, st)
     m = contact + 1e-6  # boxes further apart than this: out of contact, nothing to work out
     out = []
-    for h in g.table.hits:
-        if h.terrain.id not in types or apart_by(box, h.box, m):
+    for h in g.table.of_terrain(types):
+        if apart_by(box, h.box, m):
             continue
         if h.shape.distance(rect) <= contact:
             if g.state.structures.get(h.feature.id, {}).get("state") == "rubble":

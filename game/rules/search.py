@@ -219,8 +219,7 @@ def tension(g: Game) -> None:
 # -- what may be searched ------------------------------------------------------------------------------
 def searchable(g: Game) -> list[TerrainHit]:
     """The features on the table a search may target (DD-2.15), in scenario order."""
-    kinds = rules(g).search.features
-    return [h for h in g.table.hits if h.feature.type in kinds]
+    return list(g.table.of_terrain(rules(g).search.features))  # (a feature's terrain is its type)
 
 
 def feature_hit(g: Game, feature_id: Any) -> TerrainHit | None:

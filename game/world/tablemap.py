@@ -93,6 +93,7 @@ class TableMap:
         self._trail_areas: dict[tuple[int, ...], BaseGeometry] = {}
         self._along: dict[Hashable, list[TerrainType]] = {}
         self._at: dict[tuple[float, float], tuple[TerrainHit, ...]] = {}
+        self._of: dict[tuple[str, ...], tuple[TerrainHit, ...]] = {}
 
     # -- changes made in play (DD chapter 8) ------------------------------------------------------
     def changed(self, changes: Iterable[Change]) -> TableMap:
@@ -145,6 +146,15 @@ class TableMap:
 
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
         return [self.hits[i] for i in self._indices(geom)]
+
+    def of_terrain(self, ids: Iterable[str]) -> tuple[TerrainHit, ...]:
+        """The features of these terrain types, in scenario order (kept per table: a rule that looks for
+        a hootch or a wall near a stand need not walk the whole table)."""
+        key = tuple(ids)
+        hits = self._of.get(key)
+        if hits is None:
+            hits = self._of[key] = tuple(h for h in self.hits if h.terrain.id in key)
+        return hits
 
     def features_at(self, x: float, y: float) -> list[TerrainHit]:
         """Every feature under a point, in scenario order. Cached by position: the rules ask about the
