@@ -122,13 +122,12 @@ def _nearest(g: Game, el: Element, mover: Element) -> float:
     return min(fire.gap(g, s, m) for s in g.state.living(el) for m in g.state.living(mover))
 
 
-def _triggered(g: Game, el: Element, mover: Element, d: float) -> bool:
-    """DD-2.25, C-23: the mover is within 6" of the ambushers (``d``) or in their line of sight, and
-    they can see and reach one of its stands."""
+def _triggered(g: Game, el: Element, mover: Element) -> bool:
+    """DD-2.25, C-23: the mover is within 6" of the ambushers or in their line of sight, and they can see
+    and reach one of its stands. A stand they can see and reach (``closest_target``) is in their line of
+    sight, so whenever the second half holds so does the first: the second half alone answers."""
     from game.rules.reactions import closest_target
 
-    # A stand they can see and reach (closest_target) is in their line of sight: whenever the second half
-    # holds, so does the first (within 6" or in sight), and the second half alone answers.
     return closest_target(g, el, mover) is not None
 
 
@@ -139,7 +138,7 @@ def _springs_here(g: Game, el: Element, mover: Element, order: AmbushOrder, d: f
 
     if order.trigger == "within" and d > (order.distance or 0.0):
         return False
-    if not _triggered(g, el, mover, d):
+    if not _triggered(g, el, mover):
         return False
     if order.trigger == "open":
         target = closest_target(g, el, mover)
@@ -179,7 +178,7 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
                 order = orders[el.id]
                 d = _nearest(g, el, mover)
                 if order.trigger == "closest":
-                    if (el.id not in closest or d < closest[el.id][0]) and _triggered(g, el, mover, d):
+                    if (el.id not in closest or d < closest[el.id][0]) and _triggered(g, el, mover):
                         closest[el.id] = (d, t)
                 elif first is None and _springs_here(g, el, mover, order, d):
                     first = (t, el.id)

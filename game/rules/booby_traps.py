@@ -474,7 +474,7 @@ def ambush_now(g: Game, mover: Element) -> str | None:
 
     ready = [el for el in reactions._ambushers(g, mover)
              if ambush_orders.order_of(g, el).trigger != "hold"
-             and ambush_orders._triggered(g, el, mover, ambush_orders._nearest(g, el, mover))]
+             and ambush_orders._triggered(g, el, mover)]
     if not ready:
         return None
     amb = min(ready, key=lambda el: (ambush_orders._nearest(g, el, mover), el.id))

@@ -111,8 +111,11 @@ class TableCache:
         once for every game on the table."""
         kept = self.maps.get(id(book))
         if kept is None or kept[0] is not book:
-            with self.lock:
-                kept = self.maps[id(book)] = (book, TableMap(scenario.width, scenario.height, scenario.features, book), {})
+            with self.lock:  # two games opening the table at once make it once
+                kept = self.maps.get(id(book))
+                if kept is None or kept[0] is not book:
+                    kept = self.maps[id(book)] = (book, TableMap(scenario.width, scenario.height, scenario.features,
+                                                                 book), {})
         return kept[1], kept[2]
 
 
