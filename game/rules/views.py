@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import pickle
 from typing import TYPE_CHECKING
+
+import orjson
 
 from game.rules.command import command_status
 from game.rules.reactions import overwatch_marker_view
@@ -100,15 +101,8 @@ def _fixed_summary(g: Game) -> dict:
                       "figure_scale": book.scale.figure_scale, "turn_minutes": list(book.scale.turn_minutes),
                       "clause": book.scale.clause},
         }
-        kept = g.__dict__["_fixed_summary"] = (sc, book, pickle.dumps(fixed, pickle.HIGHEST_PROTOCOL),
-                                               {k: _dumps(v) for k, v in fixed.items()})
+        kept = g.__dict__["_fixed_summary"] = (sc, book, pickle.dumps(fixed, pickle.HIGHEST_PROTOCOL))
     return pickle.loads(kept[2])
-
-
-def _fixed_json(g: Game) -> dict[str, str]:
-    """The JSON of each fixed part of the summary as ``view_hash`` writes it, made with the parts (the
-    view has just made or found them: ``scenario_summary``)."""
-    return g.__dict__["_fixed_summary"][3]
 
 
 def render_view(g: Game, side: str) -> dict:
@@ -216,7 +210,7 @@ def render_view(g: Game, side: str) -> dict:
         **secret,
     }
     if not referee:
-        view["hash"] = view_hash(view, _fixed_json(g))
+        view["hash"] = view_hash(view)
     return view
 
 
@@ -241,23 +235,11 @@ def vehicle_view(g: Game, st, mine: bool) -> dict:
     return out
 
 
-def view_hash(view: dict, fixed: dict[str, str] | None = None) -> str:
+def view_hash(view: dict) -> str:
     """A side's ``hash``: of what the side is shown, never of the whole state. The state's hash changes
     with everything hidden too (a secret order, a Blind's contents), so a side that saw it change would
     learn that the enemy did something unseen; the referee's view carries the state's own hash.
 
-    The sha256 of the view's JSON, keys sorted. ``fixed``: the JSON of the scenario summary's fixed
-    parts (the features and the rest, written once a game): the same bytes, pieced together."""
-    shown = {k: v for k, v in view.items() if k != "hash"}
-    if fixed is None:
-        blob = _dumps(shown)
-    else:  # each fixed part as a mark in one encoding, then its JSON written over the mark
-        shown["scenario"] = {**shown["scenario"], **{k: f"\0{k}\0" for k in fixed}}
-        blob = _dumps(shown)
-        for k, text in fixed.items():
-            blob = blob.replace(f'"\\u0000{k}\\u0000"', text, 1)
-    return hashlib.sha256(blob.encode()).hexdigest()
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    The sha256 of the view's JSON, keys sorted (compact, UTF-8: ``orjson``, as the protocol writes it)."""
+    return hashlib.sha256(orjson.dumps({k: v for k, v in view.items() if k != "hash"},
+                                       option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)).hexdigest()
