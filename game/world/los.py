@@ -242,7 +242,12 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         g = self._ground_flat[self.grid.cells(xy)]
         rest = np.isnan(g)
         if rest.any():
-            g[rest] = self._elevations_cast(xy[rest])
+            at = np.flatnonzero(rest)
+            if len(at) <= FEW_CASTS:  # a few: one compiled cast each (``_ground1``), not a batch's arrays
+                for k in at.tolist():
+                    g[k] = self._ground1(float(xy[k, 0]), float(xy[k, 1]))
+            else:
+                g[rest] = self._elevations_cast(xy[rest])
         return g
 
     def elevations(self, xy: np.ndarray) -> np.ndarray:
@@ -787,6 +792,9 @@ _WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
 
 BATCH_PAIRS = 5
 """From this many pairs on, :meth:`TableLOS.check_many` traces them all in one batch."""
+FEW_CASTS = 16
+"""Up to this many ground heights cast down in one ask are cast one at a time (``_ground``): a batch's
+arrays cost more than a few compiled casts."""
 SIGHTLINES = 12
 """Sightlines per stand-to-stand check: each eye to the other's eye and four base points and centre."""
 BODY_LOCAL = np.array([[0.0, 0.0], [0.3, 0.3], [0.3, -0.3], [-0.3, 0.3], [-0.3, -0.3]])

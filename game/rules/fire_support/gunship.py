@@ -30,12 +30,14 @@ from game.rules.fire_support.air import (
 )
 from game.rules.fire_support.missions import _point, caller_of, callers, fs_state, rules, sees_point
 from game.rules.game import ActionKind, register
+from game.rules.memo import table_memo
 from game.rules.state import Element, Stand
 
 if TYPE_CHECKING:
     from game.rules.game import Game
 
 
+@table_memo(lambda side: side)
 def gunships(g: Game, side: str) -> list[Gunship]:
     fs = fs_state(g)
     if fs is None or _grounded(g):

@@ -36,6 +36,7 @@ from game.rules.dice import Modifier
 from game.rules.errors import IllegalAction
 from game.rules.fire_support.tables import Asset, FireSupportRules
 from game.rules.game import ActionKind, register
+from game.rules.memo import table_memo
 from game.rules.state import Blind, Clock, Element, Stand
 
 if TYPE_CHECKING:
@@ -84,8 +85,11 @@ def fs_state(g: Game):
     return state_of(g, CHAPTER_ID)
 
 
+@table_memo(lambda side: side)
 def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
-    """The off-board assets of ``side`` with missions left (DD-8.3), with how many are left."""
+    """The off-board assets of ``side`` with missions left (DD-8.3), with how many are left. (Remembered
+    through a listing while the table stands still: the missions used, the weather and the light are the
+    table's; the Threat Level it reads is set as the game is made.)"""
     rows = [sup for sup in g.scenario.support if sup.side == side]
     if not rows:
         return []
@@ -110,6 +114,7 @@ def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
     return out
 
 
+@table_memo(lambda el: el.id)
 def callers(g: Game, el: Element) -> list[Stand]:
     """The stands of an element that may call fire (DD-8.6): FO, officer, RTO."""
     m = rules(g).mission
