@@ -310,6 +310,9 @@ class SatchelCharge(ActionKind):
     it (3 automatic hits on its 3 HP) and every stand inside takes 2 hits."""
 
     type = "satchel_charge"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return any(g.book.stands[t].role in fire.combat().satchel.roles for t in types)  # a Sapper (DD-5.32)
     is_move = False
 
     def _options(self, g: Game, el: Element) -> list[tuple[Stand, Any]]:
@@ -421,6 +424,9 @@ class RecoillessFire(ActionKind):
     """A recoilless rifle's HE shot (G-25) with its backblast and dust screen (DD-5.33–5.34)."""
 
     type = "recoilless_fire"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return any(g.book.stands[t].role == "recoilless" for t in types)
     is_move = False
 
     def _guns(self, g: Game, el: Element) -> list[Stand]:

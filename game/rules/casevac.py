@@ -285,6 +285,9 @@ class WalkingWounded(ActionKind):
 
     type = "treat_wounded"
 
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return side == "allied" and any(g.book.stands[t].role == "medic" for t in types)
+
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         pairs = _ringed_pairs(g, el)
         if not pairs or el.side != "allied":

@@ -602,6 +602,9 @@ class ReconSweep(ActionKind):
     type = "recon_sweep"
     is_move = False
 
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return any(g.book.stands[t].role == "commander" for t in types)  # the Platoon Commander's (DD-4.19)
+
     def _squads(self, g: Game, el: Element) -> list[Element]:
         from game.rules.command import command_status
 

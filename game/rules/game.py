@@ -207,6 +207,14 @@ class ActionKind:
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         return []
 
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        """Could ``offers`` ever list anything in this game for an element of ``side`` whose stands are of
+        ``types`` (their ``stands.toml`` ids)? Answered from what a game never changes (the scenario, the
+        rulebook, the kinds of stand); False spares every listing asking ``offers`` for such an element
+        (tests/rules/test_possible.py plays games and checks ``offers`` lists nothing wherever it says
+        False). True: ask ``offers``."""
+        return True
+
     def check(self, g: Game, el: Element, action: dict) -> Any:
         return None
 
@@ -376,6 +384,8 @@ class Game:
         ``sight_key``)."""
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
+        self._impossible: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
+        """``_never_offered``'s answers, by side and kinds of stand."""
         self.events: list[dict] = []
         self._numbers: dict[int, tuple[int, ...]] = {}
         """Each reader's event numbers (``READERS``) after the event with this ``seq`` (``emit``)."""
@@ -812,11 +822,22 @@ class Game:
                          "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
         acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
                      "label": f"{el.name}: Hold / Conceal ({price})"})
+        never = self._never_offered(el)
         for kind in self._kinds_here():  # a stable order, whatever the import order
-            if kind.is_move and el.move_actions >= self.book.turn.max_move_actions:
+            if kind.type in never or (kind.is_move and el.move_actions >= self.book.turn.max_move_actions):
                 continue
             acts.extend(kind.offers(self, el, common, price))
         return acts
+
+    def _never_offered(self, el: Element) -> frozenset[str]:
+        """The element action kinds an element like ``el`` (its side, the kinds of its stands) is never
+        offered in this game (``ActionKind.possible``), worked out once for each such element."""
+        stands = self.state.stands
+        key = (el.side, frozenset(stands[sid].type for sid in el.stands))
+        never = self._impossible.get(key)
+        if never is None:
+            never = self._impossible[key] = frozenset(t for t, k in ACTION_KINDS.items() if not k.possible(self, *key))
+        return never
 
     def _kinds_here(self) -> list[ActionKind]:
         """The element action kinds whose chapter takes part in this game now (``ActionKind.chapter``),

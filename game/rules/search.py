@@ -317,6 +317,9 @@ class Search(ActionKind):
 
     type = "search"
 
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return side == "allied"  # DD-2.15: an Allied element searches
+
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         if el.side != "allied":
             return []

@@ -45,10 +45,12 @@ from game.rules.fire_support.missions import (
     caller_of,
     callers,
     fs_state,
+    may_call,
     near_village,
     rules,
     salvo,
     sees_point,
+    support_of,
 )
 from game.rules.fire_support.tables import AirRules, Asset
 from game.rules.game import ActionKind, register
@@ -282,6 +284,9 @@ class CallAir(ActionKind):
     """Call an air strike or a gunship (DD-8.5–8.7, G-19, G-27)."""
 
     type = "call_air"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return support_of(g, side, AIR_KINDS) and may_call(g, types)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         on_call, who = air_on_call(g, el.side), callers(g, el)

@@ -28,7 +28,7 @@ from game.rules.fire_support.air import (
     check_heading,
     strike,
 )
-from game.rules.fire_support.missions import _point, caller_of, callers, fs_state, rules, sees_point
+from game.rules.fire_support.missions import _point, caller_of, callers, fs_state, may_call, rules, sees_point
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Element, Stand
@@ -49,6 +49,9 @@ class GunshipRun(ActionKind):
     """A gunship on station strafes a strip along a heading (G-27, G-19: 2" x 6", 4 FP): 1 activation."""
 
     type = "gunship_run"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return may_call(g, types)  # (a gunship on station: any the side's calls bring)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         guns, who = gunships(g, el.side), callers(g, el)

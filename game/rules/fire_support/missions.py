@@ -122,6 +122,18 @@ def callers(g: Game, el: Element) -> list[Stand]:
             if g.book.stands[st.type].role in m.call_roles or (m.call_officers and g.book.stands[st.type].officer)]
 
 
+def may_call(g: Game, types: frozenset[str]) -> bool:
+    """Could stands of these kinds ever call fire (DD-8.6): is one of them an FO, an officer or an RTO?"""
+    m = rules(g).mission
+    return any(g.book.stands[t].role in m.call_roles or (m.call_officers and g.book.stands[t].officer) for t in types)
+
+
+def support_of(g: Game, side: str, kinds: tuple[str, ...]) -> bool:
+    """Does the scenario give ``side`` an off-board asset of one of these kinds (its ``[[support]]`` rows)?"""
+    r = rules(g)
+    return any(sup.side == side and r.assets[sup.asset].kind in kinds for sup in g.scenario.support)
+
+
 def caller_of(g: Game, el: Element, action: dict, what: str) -> Stand:
     """The stand that makes the call (DD-8.6): the one the action names (``stand``), else the element's
     first FO, officer or RTO; refused, with the clause, when there is none or the named one is not."""
@@ -171,6 +183,9 @@ class CallFire(ActionKind):
     """Call for fire (DD-8.6–8.7): an off-board mortar or battery mission on a delay clock."""
 
     type = "call_fire"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return support_of(g, side, ("battery",)) and may_call(g, types)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         on_call = [(a, left) for a, left in assets_on_call(g, el.side) if a.kind == "battery"]
@@ -252,6 +267,9 @@ class MortarFire(ActionKind):
     """An on-board mortar team fires (G-37): no clock, minimum range 4", seen by itself or a spotter."""
 
     type = "mortar_fire"
+
+    def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
+        return any(t in rules(g).onboard for t in types)  # a mortar team's own tube (G-37)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         from game.rules.fire import wet_heavy_weapon
