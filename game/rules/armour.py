@@ -573,7 +573,7 @@ class AtFire(ActionKind):
     type = "at_fire"
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        # an infantry AT team's weapon, or a vehicle's guns (``at_weapons``)
+        # DD-7.6: an infantry AT team's weapon, or a vehicle's guns (``at_weapons``)
         return any(g.book.stands[t].at or g.book.stands[t].vehicle for t in types)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:

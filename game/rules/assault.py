@@ -310,10 +310,10 @@ class SatchelCharge(ActionKind):
     it (3 automatic hits on its 3 HP) and every stand inside takes 2 hits."""
 
     type = "satchel_charge"
+    is_move = False
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
         return any(g.book.stands[t].role in fire.combat().satchel.roles for t in types)  # a Sapper (DD-5.32)
-    is_move = False
 
     def _options(self, g: Game, el: Element) -> list[tuple[Stand, Any]]:
         sc = fire.combat().satchel
@@ -424,10 +424,10 @@ class RecoillessFire(ActionKind):
     """A recoilless rifle's HE shot (G-25) with its backblast and dust screen (DD-5.33–5.34)."""
 
     type = "recoilless_fire"
+    is_move = False
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        return any(g.book.stands[t].role == "recoilless" for t in types)
-    is_move = False
+        return any(g.book.stands[t].role == "recoilless" for t in types)  # a recoilless rifle (DD-5.33)
 
     def _guns(self, g: Game, el: Element) -> list[Stand]:
         return [s for s in g.state.living(el) if g.book.stands[s.type].role == "recoilless"]

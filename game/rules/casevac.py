@@ -286,7 +286,7 @@ class WalkingWounded(ActionKind):
     type = "treat_wounded"
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        return side == "allied" and any(g.book.stands[t].role == "medic" for t in types)
+        return side == "allied" and any(g.book.stands[t].role == "medic" for t in types)  # DD-3.16
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         pairs = _ringed_pairs(g, el)

@@ -286,7 +286,7 @@ class CallAir(ActionKind):
     type = "call_air"
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        return support_of(g, side, AIR_KINDS) and may_call(g, types)
+        return support_of(g, side, AIR_KINDS) and may_call(g, types)  # DD-8.3, DD-8.5, DD-8.6
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         on_call, who = air_on_call(g, el.side), callers(g, el)

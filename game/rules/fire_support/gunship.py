@@ -51,7 +51,7 @@ class GunshipRun(ActionKind):
     type = "gunship_run"
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        return may_call(g, types)  # (a gunship on station: any the side's calls bring)
+        return may_call(g, types)  # G-27, DD-8.6 (a gunship on station: any the side's calls bring)
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         guns, who = gunships(g, el.side), callers(g, el)

@@ -117,15 +117,18 @@ def assets_on_call(g: Game, side: str) -> list[tuple[Asset, int]]:
 @table_memo(lambda el: el.id)
 def callers(g: Game, el: Element) -> list[Stand]:
     """The stands of an element that may call fire (DD-8.6): FO, officer, RTO."""
-    m = rules(g).mission
-    return [st for st in g.state.living(el)
-            if g.book.stands[st.type].role in m.call_roles or (m.call_officers and g.book.stands[st.type].officer)]
+    return [st for st in g.state.living(el) if _calls(g, st.type)]
 
 
 def may_call(g: Game, types: frozenset[str]) -> bool:
     """Could stands of these kinds ever call fire (DD-8.6): is one of them an FO, an officer or an RTO?"""
-    m = rules(g).mission
-    return any(g.book.stands[t].role in m.call_roles or (m.call_officers and g.book.stands[t].officer) for t in types)
+    return any(_calls(g, t) for t in types)
+
+
+def _calls(g: Game, stand_type: str) -> bool:
+    """Does a stand of this kind call fire (DD-8.6: an FO, an officer or an RTO)?"""
+    m, st = rules(g).mission, g.book.stands[stand_type]
+    return st.role in m.call_roles or (m.call_officers and st.officer)
 
 
 def support_of(g: Game, side: str, kinds: tuple[str, ...]) -> bool:
@@ -185,7 +188,7 @@ class CallFire(ActionKind):
     type = "call_fire"
 
     def possible(self, g: Game, side: str, types: frozenset[str]) -> bool:
-        return support_of(g, side, ("battery",)) and may_call(g, types)
+        return support_of(g, side, ("battery",)) and may_call(g, types)  # DD-8.3, DD-8.6
 
     def offers(self, g: Game, el: Element, common: dict, price: str) -> list[dict]:
         on_call = [(a, left) for a, left in assets_on_call(g, el.side) if a.kind == "battery"]
