@@ -2,7 +2,8 @@
 
     python benchmarks/compare.py OLD_TREE NEW_TREE [--games 40] [--rounds 3] [--core 0]
 
-Each tree is a checkout of the project (``git worktree add /tmp/old <commit>``; copy ``.cache`` into it
+``--pythons OLD_PYTHON NEW_PYTHON`` runs each tree in its own interpreter (the same tree twice compares two
+interpreters). Each tree is a checkout of the project (``git worktree add /tmp/old <commit>``; copy ``.cache`` into it
 so its line of sight is compiled already). One worker process a tree, both on one core, play the same
 fixed games (``benchmarks/engine.py``'s playout: a random listed action, a move's point at random)
 alternately, game by game: ``--games`` seeds in each of ``--rounds`` rounds, every game a new seed, as
@@ -57,12 +58,15 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--core", default="0", help="the CPU core both workers share (taskset)")
+    ap.add_argument("--pythons", nargs=2, metavar=("OLD_PYTHON", "NEW_PYTHON"),
+                    default=[sys.executable, sys.executable],
+                    help="the interpreter each tree runs in (each with the project's packages installed)")
     args = ap.parse_args()
     trees = [str(Path(t).resolve()) for t in (args.old, args.new)]
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker"]
     pin = ["taskset", "-c", args.core] if shutil.which("taskset") else []  # else: wherever the system puts them
-    procs = [subprocess.Popen([*pin, *cmd, t], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-             for t in trees]
+    procs = [subprocess.Popen([*pin, exe, str(Path(__file__).resolve()), "--worker", t], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+             for exe, t in zip(args.pythons, trees, strict=True)]
     for p in procs:
         if p.stdout.readline().strip() != "ready":
             sys.exit(f"a worker did not start (run it alone to see why): {' '.join(p.args)}")

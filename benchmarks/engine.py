@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import statistics
 import sys
 import time
@@ -95,9 +96,21 @@ def round_trips(n: int = 300) -> tuple[list[float], int]:
         return times, rss
 
 
+def _static() -> bool:
+    """Whether this interpreter's executable holds libpython itself (a distribution's build) rather than
+    loading the shared library (a plain source build with --enable-shared)."""
+    try:
+        maps = Path("/proc/self/maps").read_text()
+    except OSError:
+        return False
+    return "libpython" not in maps
+
+
 def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (CPU seconds are timed; a loaded "
           f"machine still reads slower)")
+    print(f"interpreter: Python {platform.python_version()}, {sys._base_executable} "  # tools/pick-python
+          f"({'libpython linked in' if _static() else 'libpython loaded as a shared library'})")
     h = hello_time()
     print(f"engine.hello from a fresh process: median {statistics.median(h) * 1000:.0f} ms "
           f"(min {min(h) * 1000:.0f}, max {max(h) * 1000:.0f}) over {len(h)} starts   [target < 1000 ms]")
