@@ -74,15 +74,24 @@ class AmbushOrders:
     orders: dict[str, AmbushOrder] = field(default_factory=dict)
 
 
+_checked: list = [None, None]
+"""The ``[ambush]`` table checked last and the order an element without one has (``first``): a listing
+asks for every Insurgent element, and the tables change only when they are loaded again."""
+
+
 def rules() -> fire.AmbushRules:
-    """combat.toml ``[ambush]``, with the order readings checked against each other."""
+    """combat.toml ``[ambush]``, with the order readings checked against each other (once for each time
+    the tables are loaded)."""
     a = fire.combat().ambush
+    if a is _checked[0]:
+        return a
     if not a.orders or a.orders[0] != "first":
         raise DataError("combat.toml", "[ambush]", "orders must start with 'first', what an element with no "
                                                    "order does (DD-2.25)")
     if not a.within or any(not 0 < d <= a.trigger for d in a.within) or a.within_default not in a.within:
         raise DataError("combat.toml", "[ambush]", f"within: distances in (0, {a.trigger:g}], the trigger "
                                                    "range, with within_default among them (DD-2.25)")
+    _checked[:] = [a, AmbushOrder(a.orders[0])]
     return a
 
 
@@ -90,7 +99,10 @@ def order_of(g: Game, el: Element) -> AmbushOrder:
     """The standing order of an Insurgent element (``first`` when it has none)."""
     st = state_of(g, CHAPTER_ID)
     found = st.orders.get(el.id) if st is not None else None
-    return found if found is not None else AmbushOrder(rules().orders[0])
+    if found is not None:
+        return found
+    rules()
+    return _checked[1]  # (shared: an order is never changed in place, a new one replaces it)
 
 
 def spent(g: Game, el: Element) -> None:

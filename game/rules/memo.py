@@ -128,6 +128,10 @@ _chapter_getters: dict[tuple, Callable[[Any], tuple]] = {}
 """Per chapter, state type and part: what reads the chapter state's fields of that part, in field order."""
 
 
+_ASKED = object()
+"""Not remembered yet (None is an answer)."""
+
+
 def table_memo(key: Callable[..., Hashable]):
     """Remember a rules function's answers while the table stands still, for listings.
 
@@ -145,9 +149,10 @@ def table_memo(key: Callable[..., Hashable]):
             if memo is None:
                 return fn(g, *args)
             k = (fn, key(*args))
-            if k not in memo:
-                memo[k] = fn(g, *args)
-            return memo[k]
+            answer = memo.get(k, _ASKED)
+            if answer is _ASKED:
+                answer = memo[k] = fn(g, *args)
+            return answer
 
         return remembered
 

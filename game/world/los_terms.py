@@ -49,11 +49,12 @@ class _KeptHash:
     listing) and left out of its pickles (a ``str`` hashes differently in another process)."""
 
     def __hash__(self) -> int:
-        h = self.__dict__.get("_hash")
-        if h is None:
+        try:
+            return self._hash  # type: ignore[attr-defined]
+        except AttributeError:  # the first time (made, or read back from a pickle)
             h = hash(tuple(getattr(self, f) for f in self.__dataclass_fields__))  # type: ignore[attr-defined]
             object.__setattr__(self, "_hash", h)
-        return h
+            return h
 
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
