@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
-from game.rules.changes import REST, Tracked, attach, tracked
+from game.rules.changes import REST, TABLE, Tracked, attach, tracked, versions
 from game.rules.data import Rulebook
 from game.rules.scenario import Scenario
 from game.world.features import base_bounds, base_rectangle
@@ -185,6 +185,11 @@ class TerrainChange(Tracked):
     clause: str
 
 
+_LIVING: list = [None, -1, {}]
+"""``GameState.living``'s answers: the state they are of, the table's counter they were made at, and
+the living stands by element id (with the element they were made for). One state's at a time."""
+
+
 @tracked
 @dataclass
 class GameState(Tracked):
@@ -243,8 +248,17 @@ class GameState(Tracked):
         return "insurgent" if side == "allied" else "allied"
 
     def living(self, element: Element) -> list[Stand]:
-        stands = self.stands
-        return [st for st in map(stands.__getitem__, element.stands) if st.alive]
+        """The element's stands still alive (the caller's own list). Asked some hundreds of times an
+        action: kept per element while no write touches the table (``changes.versions``)."""
+        v = versions[TABLE]
+        if _LIVING[0] is not self or _LIVING[1] != v:  # another state, or a write since: start over
+            _LIVING[:] = [self, v, {}]
+        kept = _LIVING[2]
+        out = kept.get(element.id)
+        if out is None or out[0] is not element:
+            stands = self.stands
+            out = kept[element.id] = (element, [st for st in map(stands.__getitem__, element.stands) if st.alive])
+        return out[1][:]
 
     def on_table(self, element: Element) -> bool:
         return not element.hidden and bool(self.living(element))

@@ -145,3 +145,23 @@ def test_the_journal_puts_back_exactly_what_an_action_wrote():
     random_play(g, 9, 40)
     random_play(twin, 9, 40)
     assert g.hash() == twin.hash()
+
+
+def test_living_stands_follow_every_write_and_are_the_callers_own():
+    """``GameState.living`` keeps its answers while the table stands still: a stand that falls (DD-5.11)
+    or comes back by an undo leaves or rejoins at once, and a caller that changes its list changes no one
+    else's."""
+    g = Game(resolve_scenario("village_sweep"), 3)
+    el = next(e for e in g.state.elements.values() if len(g.state.living(e)) > 1)
+    first = g.state.living(el)
+    first.clear()  # the caller's own list
+    assert len(g.state.living(el)) == len(el.stands)
+    st = g.state.stands[el.stands[0]]
+    journal = changes.open_journal()
+    st.alive = False  # DD-5.11: the stand is removed
+    assert [s.id for s in g.state.living(el)] == el.stands[1:]
+    journal.undo()
+    journal.close()
+    assert [s.id for s in g.state.living(el)] == el.stands
+    other = Game(resolve_scenario("village_sweep"), 3)  # another state: its own stands
+    assert all(s is other.state.stands[s.id] for s in other.state.living(other.state.elements[el.id]))
