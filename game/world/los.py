@@ -409,17 +409,18 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
                      None if hulls is None else out[:, sl.O_HULL_T], hulls.ids if hulls is not None else ())
 
     def _rows_fast(self, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions,
-                   distance: np.ndarray | None, early: bool, lean: bool = False
+                   distance: np.ndarray | None, early: bool, lean: bool = False, on_table: bool = False
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The compiled answers, one row each (``sightline_layout.O_*``), with the eyes and targets as
         arrays: (eyes, targets, rows). ``lean``: a batch taken in locality's order may keep each answer's
         ``visible`` alone, a row one column wide (a full row is 30-odd floats written to memory a
-        sightline)."""
+        sightline). ``on_table``: the caller has checked every end is on the table already."""
         sl = _sl
         eyes = np.ascontiguousarray(np.asarray(eyes, float).reshape(-1, 3))
         targets = np.ascontiguousarray(np.asarray(targets, float).reshape(-1, 3))
-        self._on_table(eyes[:, :2], "sightline from")
-        self._on_table(targets[:, :2], "sightline to")
+        if not on_table:
+            self._on_table(eyes[:, :2], "sightline from")
+            self._on_table(targets[:, :2], "sightline to")
         n = len(eyes)
         dist = np.full(n, np.nan) if distance is None else np.ascontiguousarray(np.asarray(distance, float).reshape(n))
         Qc = self._fast_conditions(conditions)
@@ -609,8 +610,9 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         eye_b = shapely.get_coordinates(shapely.shortest_line(gb, ga))[0::2]
         eyes = np.empty((m, 2, 3))
         eyes[:, 0, :2], eyes[:, 1, :2] = eye_a, eye_b
-        self._on_table(np.vstack([eye_a, eye_b]), "point")
-        g = self._ground(np.vstack([eye_a, eye_b]))
+        both = np.vstack([eye_a, eye_b])
+        self._on_table(both, "point")
+        g = self._ground(both)
         for k, (a, b) in enumerate(ends):
             eyes[k, 0, 2] = self._tree_z(a) if a.tree else g[k] + a.eye_height
             eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[m + k] + b.eye_height
@@ -641,7 +643,8 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
             dist = np.repeat(edge[t], SIGHTLINES)
             fast = self._fast is not None and not conditions.burnt
             if fast:  # the compiled answers as they come, one row each: each picked row read when needed
-                raw = self._rows_fast(src, dst, conditions, dist, True)[2]
+                # (every end is on the table: the eyes were checked above, the bodies by _body)
+                raw = self._rows_fast(src, dst, conditions, dist, True, on_table=True)[2]
                 vis = (raw[:, _sl.O_VIS] != 0.0).reshape(len(traced), SIGHTLINES)
             else:
                 tr = self.trace(src, dst, conditions, distance=dist, early=True)
@@ -658,7 +661,8 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
                 redo = np.nonzero(picked[:, _sl.O_COMPLETE] == 0.0)[0]
                 if len(redo):  # dropped early: cast again in full for the evidence
                     again = pick[redo]
-                    picked[redo] = self._rows_fast(src[again], dst[again], conditions, dist[again], False)[2]
+                    picked[redo] = self._rows_fast(src[again], dst[again], conditions, dist[again], False,
+                                                   on_table=True)[2]
                 for k, v, e, c in zip(near, picked.tolist(), src[pick].tolist(), count, strict=True):
                     out[k] = self._fast_result(v, tuple(e), conditions, c / SIGHTLINES)
             else:

@@ -645,9 +645,9 @@ class PlanGrid:
 
     def cells(self, xy: np.ndarray) -> np.ndarray:
         """Flat cell index of each plan point (points just off the table go to the edge cell)."""
-        i = np.clip((xy[:, 0] / self.h).astype(np.int64), 0, self.nx - 1)
-        j = np.clip((xy[:, 1] / self.h).astype(np.int64), 0, self.ny - 1)
-        return j * self.nx + i
+        ij = (xy[:, :2] / self.h).astype(np.int64)  # (both columns at once: asked for every batch of sightlines)
+        np.clip(ij, 0, (self.nx - 1, self.ny - 1), out=ij)
+        return ij[:, 1] * self.nx + ij[:, 0]
 
     def cell(self, x: float, y: float) -> int:
         i, j, nx = int(x / self.h), int(y / self.h), self.nx
