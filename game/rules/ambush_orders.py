@@ -49,7 +49,8 @@ from game.rules.data import DataError
 from game.rules.errors import IllegalAction
 from game.rules.game import SideActionKind, register_side
 from game.rules.offers import freeze
-from game.rules.state import Element
+from game.rules.state import Element, bounds_of
+from game.world.features import apart_by, base_bounds
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -165,6 +166,35 @@ def _asks(order: AmbushOrder, nearest: tuple[float, float] | None, first: tuple 
     return first is None and not (order.trigger == "within" and d > (order.distance or 0.0))
 
 
+def _path_box(g: Game, plan: Plan) -> tuple[float, float, float, float] | None:
+    """A box round every place the mover's stands stand in along the move (``reactions.Placed``: each
+    base slides along its path at its first facing, and turns to its last facing at the end); None for
+    a move of no living stand."""
+    boxes = []
+    for sid, (x, y, f) in plan.moves.items():
+        s = g.state.stands[sid]
+        if not s.alive:
+            continue
+        b, base = bounds_of(g.book, s), g.book.base_of(s.type)
+        dx, dy = x - s.x, y - s.y
+        boxes += [b, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), base_bounds(x, y, f, base.width, base.depth)]
+    if not boxes:
+        return None
+    slack = 1e-3  # a placed stand's position is rounded to 4 decimals (``reactions._positions``)
+    return (min(b[0] for b in boxes) - slack, min(b[1] for b in boxes) - slack,
+            max(b[2] for b in boxes) + slack, max(b[3] for b in boxes) + slack)
+
+
+def _may_reach(g: Game, el: Element, box: tuple[float, float, float, float] | None) -> bool:
+    """Could an ambusher ever see and reach the mover on this move (``_triggered``: a stand of the mover
+    within a shooter's range)? Not when every stand of it is further from the move's box than its
+    longest range: then no point of the move can trigger it, and its sightlines are never asked."""
+    if box is None:
+        return False
+    stands = g.book.stands
+    return any(not apart_by(bounds_of(g.book, s), box, stands[s.type].range + 0.02) for s in g.state.living(el))
+
+
 def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, str] | None:
     """(t, element id): the fraction of the move at which one of ``ambushers`` springs, each at the
     point its order names (never on ``hold``); the earliest such point, ties by element id. None if no
@@ -175,7 +205,9 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
 
     mover = plan.element
     orders = {el.id: order_of(g, el) for el in ambushers}
-    live = sorted((el for el in ambushers if orders[el.id].trigger != "hold"), key=lambda e: e.id)
+    box = _path_box(g, plan)
+    live = sorted((el for el in ambushers if orders[el.id].trigger != "hold" and _may_reach(g, el, box)),
+                  key=lambda e: e.id)
     first: tuple[float, str] | None = None  # the earliest point of an order that springs where it first holds
     closest: dict[str, tuple[float, float]] = {}  # each `closest` order's nearest point so far: (gap, t)
     for t in samples(g, plan) if live else ():

@@ -230,9 +230,16 @@ def within_reach(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) 
     gap's rounding) are out of reach without working the gap out."""
     book, m = g.book, reach + 0.02
     boxes = [bounds_of(book, s) for s in mine]
+    if not boxes:
+        return []
+    # the box round all of ``mine``, grown by the margin: a base outside it is apart from each of them
+    x0, y0 = min(b[0] for b in boxes) - m, min(b[1] for b in boxes) - m
+    x1, y1 = max(b[2] for b in boxes) + m, max(b[3] for b in boxes) + m
     out = []
     for t in theirs:
         box = bounds_of(book, t)
+        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+            continue
         if any(not apart_by(b, box, m) and gap(g, s, t) <= reach for s, b in zip(mine, boxes, strict=True)):
             out.append(t)
     return out

@@ -341,6 +341,21 @@ _PLACEMENTS = freeze({"kind": "placements", "optional": True,
 """A move's parameters that are the same in every offer (read-only, ``game.rules.offers``)."""
 
 
+_SIGHT_READS: tuple = ()
+"""The chapters' readers of what blocks or lights sightlines (``Game.sight_key``), imported when first asked."""
+
+
+def _sight_reads() -> tuple:
+    global _SIGHT_READS
+    from game.rules.fire_support.missions import lights_now
+    from game.rules.night import lit_circles
+    from game.rules.vehicles import hulls_now
+    from game.rules.weather import sight_turn
+
+    _SIGHT_READS = (lights_now, lit_circles, hulls_now, sight_turn)
+    return _SIGHT_READS
+
+
 def _pass_offer(side: str) -> Offer:
     return freeze({"type": "pass", "side": side, "cost": 0, "clause": "G-28 (6)", "label": "Pass the impulse",
                    "params": {}})
@@ -562,11 +577,7 @@ class Game:
         # DD-5.34: a dust cloud lasts for the impulse it was raised in
         smoke += tuple((m["x"], m["y"], m["radius"]) for m in s.smoke
                        if (m["turn"], m["impulse"]) == (s.turn, s.impulse))
-        from game.rules.fire_support.missions import lights_now
-        from game.rules.night import lit_circles
-        from game.rules.vehicles import hulls_now
-        from game.rules.weather import sight_turn
-
+        lights_now, lit_circles, hulls_now, sight_turn = _SIGHT_READS or _sight_reads()
         # DD-9A.2, DD-9A.4: the trip flares' and Muzzle Bloom's lit circles beside the star shells' (() without);
         # G-07: the turn the weather's caps are read at (1 for a weather whose cap never changes)
         key = (s.weather, s.time_of_day, smoke, burnt_polygons(s), lights_now(self) + lit_circles(self),

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
@@ -96,7 +97,7 @@ def _sector(x: float, y: float, facing: float, arc: float, radius: float) -> Pol
     for k in range(17):
         a = mid - half + 2 * half * k / 16
         pts.append((x + radius * math.cos(a), y + radius * math.sin(a)))
-    return Polygon(pts)
+    return shapely.polygons(pts)  # (quicker than Polygon(...), the same shape)
 
 
 def watched_zone(g: Game, el: Element, marker: dict):
@@ -252,7 +253,7 @@ def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
                 continue
             if apart((min(s.x, x), min(s.y, y), max(s.x, x), max(s.y, y)), box):
                 continue  # the path cannot meet the zone
-            path = LineString([(s.x, s.y), (x, y)])
+            path = shapely.linestrings([(s.x, s.y), (x, y)])
             span = _stretch(path, zone)
             if span is None:
                 continue

@@ -241,7 +241,7 @@ class TableMap:
         if hit is None:
             if len(self._path_trail) > 50_000:
                 self._path_trail.clear()
-            path = Point(x0, y0) if (x0, y0) == (x1, y1) else LineString([(x0, y0), (x1, y1)])
+            path = Point(x0, y0) if (x0, y0) == (x1, y1) else shapely.linestrings([(x0, y0), (x1, y1)])
             hit = self._path_trail[key] = self._covered_by_trails(path)
         return hit
 
