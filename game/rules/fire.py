@@ -228,10 +228,10 @@ def within_reach(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) 
     """Those of ``theirs`` within ``reach`` of one of ``mine``, base edge to base edge (:func:`gap`), in
     their order. Two bases whose bounding boxes are further apart than ``reach`` (with room for the
     gap's rounding) are out of reach without working the gap out."""
+    if not theirs or not mine:
+        return []
     book, m = g.book, reach + 0.02
     boxes = [bounds_of(book, s) for s in mine]
-    if not boxes:
-        return []
     # the box round all of ``mine``, grown by the margin: a base outside it is apart from each of them
     x0, y0 = min(b[0] for b in boxes) - m, min(b[1] for b in boxes) - m
     x1, y1 = max(b[2] for b in boxes) + m, max(b[3] for b in boxes) + m

@@ -239,8 +239,18 @@ def _near(g: Game, stands: list[Stand], hit: TerrainHit) -> list[Stand]:
 def in_reach(g: Game, el: Element) -> list[tuple[TerrainHit, list[Stand]]]:
     """Each searchable feature within 2" of the element, with its stands within reach (DD-2.15)."""
     stands = g.state.living(el)
+    if not stands:
+        return []
+    reach = rules(g).search.reach + 1e-9
+    m = reach + 1e-6  # boxes further apart than this: the shapes are out of reach (as ``_near``)
+    boxes = [bounds_of(g.book, st) for st in stands]
+    x0, y0 = min(b[0] for b in boxes) - m, min(b[1] for b in boxes) - m  # the box round them all, grown
+    x1, y1 = max(b[2] for b in boxes) + m, max(b[3] for b in boxes) + m
     out = []
     for h in searchable(g):
+        hb = h.box
+        if hb[0] > x1 or hb[2] < x0 or hb[1] > y1 or hb[3] < y0:
+            continue  # apart from every stand's box: none is near (``_near``)
         near = _near(g, stands, h)
         if near:
             out.append((h, near))
