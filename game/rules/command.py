@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shapely
 from shapely.geometry import LineString
-from shapely.ops import nearest_points
 
 from game.rules.memo import table_memo
-from game.rules.state import Element, Stand, base_of
+from game.rules.state import Element, Stand, base_of, bounds_of
 from game.terrain import sight
+from game.world.features import apart_by
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -50,9 +51,12 @@ def coherent(g: Game, element: Element, positions: dict[str, Stand] | None = Non
     if len(stands) < 2:
         return True
     rects = [base_of(g.book, s) for s in stands]
+    boxes = [bounds_of(g.book, s) for s in stands]
     limit = g.book.command.coherency + 1e-9
+    m = limit + 0.01  # boxes further apart than this: the bases are, and their rounded gap too
     for i, r in enumerate(rects):
-        if not any(round(r.distance(o), 2) <= limit for j, o in enumerate(rects) if j != i):
+        if not any(not apart_by(boxes[i], boxes[j], m) and round(r.distance(o), 2) <= limit
+                   for j, o in enumerate(rects) if j != i):
             return False
     return True
 
@@ -86,11 +90,12 @@ def command_status(g: Game, element: Element) -> dict:
     """
     key = command_key(g, element)
     cache = g.__dict__.setdefault("_command_cache", {})
-    if key not in cache:
+    status = cache.get(key)
+    if status is None:
         if len(cache) > 4096:
             cache.clear()
-        cache[key] = _command_status(g, element)
-    return dict(cache[key])
+        status = cache[key] = _command_status(g, element)
+    return dict(status)
 
 
 def command_key(g: Game, element: Element) -> tuple:
@@ -110,9 +115,28 @@ def _side_key(g: Game, side: str) -> tuple:
     from game.rules.casevac import litter_bearers
 
     elements = g.state.elements
-    return (tuple((s.id, s.type, s.element, s.x, s.y, s.facing, s.alive, elements[s.element].hidden)
-                  for s in g.state.stands.values() if s.side == side),
+    return (_Hashed(tuple((s.id, s.type, s.element, s.x, s.y, s.facing, s.alive, elements[s.element].hidden)
+                          for s in g.state.stands.values() if s.side == side)),
             tuple(sorted(litter_bearers(g))))
+
+
+class _Hashed:
+    """A long tuple with its hash worked out once: :func:`_side_key`'s stands, hashed for every element
+    of the side as it looks up its command status."""
+
+    __slots__ = ("items", "_hash")
+
+    def __init__(self, items: tuple):
+        self.items, self._hash = items, hash(items)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is _Hashed and self._hash == other._hash and self.items == other.items)
+
+    def __reduce__(self) -> tuple:  # copied or pickled: hashed again (a str hashes differently elsewhere)
+        return _Hashed, (self.items,)
 
 
 def _command_status(g: Game, element: Element) -> dict:
@@ -131,9 +155,11 @@ def _command_status(g: Game, element: Element) -> dict:
     best = None
     for s in g.state.living(element):
         rect = base_of(g.book, s)
-        a, b = nearest_points(rect, pc_rect)
+        line = shapely.shortest_line(rect, pc_rect)  # the nearest points (``shapely.ops.nearest_points``)
         dist = round(rect.distance(pc_rect), 2)
-        line = LineString([a, b]) if dist > 0 else LineString([a, (a.x + 1e-6, a.y)])
+        if dist <= 0:
+            ax, ay = line.coords[0]
+            line = shapely.linestrings([(ax, ay), (ax + 1e-6, ay)])
         radius, clause = command_radius(g, line)
         if dist <= radius + 1e-9:
             return {"in_command": True, "reason": f"{dist:.2f}\" from the commander, within {radius:g}\"",
