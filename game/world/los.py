@@ -794,7 +794,7 @@ _WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
 """The clause an answer cites for a building an end sees out of (any other terrain with a wall band: T10)."""
 
 
-BATCH_PAIRS = 5
+BATCH_PAIRS = 3
 """From this many pairs on, :meth:`TableLOS.check_many` traces them all in one batch."""
 FEW_CASTS = 16
 """Up to this many ground heights cast down in one ask are cast one at a time (``_ground``): a batch's

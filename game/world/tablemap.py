@@ -87,6 +87,7 @@ class TableMap:
         for h in self.hits:
             shapely.prepare(h.shape)
         self._boxes = [h.shape.bounds for h in self.hits]
+        self._trails = [i for i, h in enumerate(self.hits) if h.terrain.trail]
         self.open = book.terrain["open"]
         self._trail_cache: dict[bytes, bool] = {}
         self._path_trail: dict[tuple[float, float, float, float], bool] = {}
@@ -225,7 +226,8 @@ class TableMap:
         return self._trail_cache[key]
 
     def _covered_by_trails(self, centre_path: BaseGeometry) -> bool:
-        trails = tuple(i for i in self._indices(centre_path) if self.hits[i].terrain.trail)
+        box, boxes, hits = centre_path.bounds, self._boxes, self.hits  # (``_indices``, over the trails alone)
+        trails = tuple(i for i in self._trails if not apart(boxes[i], box) and hits[i].shape.intersects(centre_path))
         if not trails:
             return False
         area = self._trail_areas.get(trails)  # the trails it touches, grown by 0.02": a few serve every query
