@@ -195,6 +195,30 @@ def _may_reach(g: Game, el: Element, box: tuple[float, float, float, float] | No
     return any(not apart_by(bounds_of(g.book, s), box, stands[s.type].range + 0.02) for s in g.state.living(el))
 
 
+def _boxes_at(g: Game, plan: Plan, t: float) -> list[tuple[float, float, float, float]]:
+    """The boxes of the mover's living stands where ``reactions.Placed`` puts them at ``t``."""
+    from game.rules.reactions import _positions
+
+    at = _positions(g, plan, t)
+    out = []
+    for s in g.state.living(plan.element):
+        x, y, f = at.get(s.id, (s.x, s.y, s.facing))
+        b = g.book.base_of(s.type)
+        out.append(base_bounds(x, y, f, b.width, b.depth))
+    return out
+
+
+def _reaches(g: Game, el: Element, boxes: list[tuple[float, float, float, float]]) -> bool:
+    """Might a stand of the ambusher reach one of these boxes (``_triggered``: within a shooter's range)?
+    Not when every pair of boxes is further apart than the shooter's range."""
+    stands = g.book.stands
+    for s in g.state.living(el):
+        sb, m = bounds_of(g.book, s), stands[s.type].range + 0.02
+        if any(not apart_by(sb, b, m) for b in boxes):
+            return True
+    return False
+
+
 def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, str] | None:
     """(t, element id): the fraction of the move at which one of ``ambushers`` springs, each at the
     point its order names (never on ``hold``); the earliest such point, ties by element id. None if no
@@ -215,10 +239,14 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
             live = [el for el in live if el.id in closest and closest[el.id][1] <= first[0]]
             if not live:
                 break
+        boxes = _boxes_at(g, plan, t)
+        here = [el for el in live if _reaches(g, el, boxes)]  # the others cannot be triggered here
+        if not here:
+            continue
         with Placed(g, plan, t):
-            sightlines_to(g, [el for el in live if _asks(orders[el.id], closest.get(el.id), first, _nearest(g, el, mover))],
+            sightlines_to(g, [el for el in here if _asks(orders[el.id], closest.get(el.id), first, _nearest(g, el, mover))],
                           mover)
-            for el in live:
+            for el in here:
                 order = orders[el.id]
                 d = _nearest(g, el, mover)
                 if order.trigger == "closest":

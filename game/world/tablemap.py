@@ -252,4 +252,7 @@ class TableMap:
         return self.path_on_trail(x, y, x, y)
 
     def within_table(self, geom: BaseGeometry) -> bool:
-        return self.bounds.covers(geom)
+        """Does the table cover ``geom``? (The table is an upright rectangle: the same answer as
+        ``self.bounds.covers(geom)``, read off the geometry's bounds; an empty one is not covered.)"""
+        x0, y0, x1, y1 = geom.bounds
+        return x0 >= 0.0 and y0 >= 0.0 and x1 <= self.width and y1 <= self.height
