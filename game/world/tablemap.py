@@ -92,6 +92,7 @@ class TableMap:
         self._trail_cache: dict[bytes, bool] = {}
         self._path_trail: dict[tuple[float, float, float, float], bool] = {}
         self._trail_areas: dict[tuple[int, ...], BaseGeometry] = {}
+        self._unions: dict[tuple[int, ...], BaseGeometry] = {}
         self._along: dict[Hashable, list[TerrainType]] = {}
         self._at: dict[tuple[float, float], tuple[TerrainHit, ...]] = {}
         self._of: dict[tuple[str, ...], tuple[TerrainHit, ...]] = {}
@@ -198,16 +199,29 @@ class TableMap:
         return list(self._along[key])
 
     def _terrain_along(self, swept: BaseGeometry) -> list[TerrainType]:
-        hits = self._candidates(swept)
+        found = self._indices(swept)
         types: dict[str, TerrainType] = {}
-        covered = None
-        for h in hits:
-            types.setdefault(h.terrain.id, h.terrain)
-            if not h.terrain.overlay:
-                covered = h.shape if covered is None else covered.union(h.shape)
-        if covered is None or not covered.covers(swept):
+        for i in found:
+            types.setdefault(self.hits[i].terrain.id, self.hits[i].terrain)
+        ground = tuple(i for i in found if not self.hits[i].terrain.overlay)
+        if not ground or not self._ground_union(ground).covers(swept):
             types.setdefault("open", self.open)
         return list(types.values())
+
+    def _ground_union(self, ground: tuple[int, ...]) -> BaseGeometry:
+        """The union of these ground features' shapes, in their order, made once for each set and prepared
+        (``_terrain_along`` asks whether it covers a swept area: a few sets serve every move)."""
+        covered = self._unions.get(ground)
+        if covered is None:
+            covered = self.hits[ground[0]].shape
+            for i in ground[1:]:
+                covered = covered.union(self.hits[i].shape)
+            if len(ground) > 1:
+                shapely.prepare(covered)
+            if len(self._unions) > 4096:
+                self._unions.clear()
+            self._unions[ground] = covered
+        return covered
 
     def crosses_dense(self, line: LineString) -> bool:
         """Does a measuring line pass through dense terrain (DD-1.13, G-16)?"""
