@@ -867,7 +867,23 @@ class Game:
         rolled, no event, no state touched. Returns the :class:`Plan` that ``act`` resolves; raises
         IllegalAction (reason and clause) if the rules refuse the action. The one rules check: ``act``,
         ``odds.preview`` and the computer players' ``SideView.check`` all ask it. A refusal names only
-        what the side may know (DESIGN §6: ``_element`` refuses a hidden enemy as an id naming nothing)."""
+        what the side may know (DESIGN §6: ``_element`` refuses a hidden enemy as an id naming nothing).
+
+        A check changes nothing, so while the table is as the last listing found it, the check reads the
+        answers that listing remembered (``memo.table_memo``: a target's sightlines, a command status)."""
+        if self.listing_memo is not None:
+            return self._check(side, action)
+        v = changes.versions
+        if self._table[0] is not self.los_override or self._table[1] != (
+                id(self.los_override), id(self.state), v[TABLE], self.sight_key()):
+            return self._check(side, action)
+        self.listing_memo = self._table[2]
+        try:
+            return self._check(side, action)
+        finally:
+            self.listing_memo = None
+
+    def _check(self, side: str, action: Any) -> Plan:
         if not isinstance(action, dict):
             raise IllegalAction("an action must be an object", "DESIGN §4")
         kind = action.get("type")
