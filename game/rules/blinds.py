@@ -271,9 +271,10 @@ class BlindMove(SideActionKind):
         ecommon = {"element": el.id, "cost": opt["cost"], "tokens": opt["tokens"],
                    "emergency": False, "cost_clause": opt["clause"], "from_blind": b.id}
         out = []
+        never = g.never_offered(el)  # (``ActionKind.possible``: as for the element's own offers)
         for kind_id in sorted(FROM_BLIND):
             kind = ACTION_KINDS.get(kind_id)
-            if kind is None or (kind.is_move and moved):
+            if kind is None or kind_id in never or (kind.is_move and moved):
                 continue
             for a in kind.offers(g, el, ecommon, epr):
                 if kind_id not in QUIET_FROM_BLIND:

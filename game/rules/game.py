@@ -400,7 +400,7 @@ class Game:
         self.listing_memo: dict | None = None
         """``memo.table_memo`` answers, while a listing is made (None otherwise)."""
         self._impossible: dict[tuple[str, frozenset[str]], frozenset[str]] = {}
-        """``_never_offered``'s answers, by side and kinds of stand."""
+        """``never_offered``'s answers, by side and kinds of stand."""
         self.events: list[dict] = []
         self._numbers: dict[int, tuple[int, ...]] = {}
         """Each reader's event numbers (``READERS``) after the event with this ``seq`` (``emit``)."""
@@ -833,14 +833,14 @@ class Game:
                          "label": f"{el.name}: Rally, remove the Pinned marker ({price})"})
         acts.append({"type": "hold", **common, "clause": "G-32", "params": {},
                      "label": f"{el.name}: Hold / Conceal ({price})"})
-        never = self._never_offered(el)
+        never = self.never_offered(el)
         for kind in self._kinds_here():  # a stable order, whatever the import order
             if kind.type in never or (kind.is_move and el.move_actions >= self.book.turn.max_move_actions):
                 continue
             acts.extend(kind.offers(self, el, common, price))
         return acts
 
-    def _never_offered(self, el: Element) -> frozenset[str]:
+    def never_offered(self, el: Element) -> frozenset[str]:
         """The element action kinds an element like ``el`` (its side, the kinds of its stands) is never
         offered in this game (``ActionKind.possible``), worked out once for each such element."""
         stands = self.state.stands
