@@ -159,13 +159,6 @@ def _springs_here(g: Game, el: Element, mover: Element, order: AmbushOrder, d: f
     return True
 
 
-def _asks(order: AmbushOrder, nearest: tuple[float, float] | None, first: tuple | None, d: float) -> bool:
-    """Will :func:`spring_point` look at this ambusher's sightlines at this point (as it walks)?"""
-    if order.trigger == "closest":
-        return nearest is None or d < nearest[0]
-    return first is None and not (order.trigger == "within" and d > (order.distance or 0.0))
-
-
 def _path_box(g: Game, plan: Plan) -> tuple[float, float, float, float] | None:
     """A box round every place the mover's stands stand in along the move (``reactions.Placed``: each
     base slides along its path at its first facing, and turns to its last facing at the end); None for
@@ -225,7 +218,7 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
     order finds its point. Walks the move's inch-steps once (``reactions.samples``); an order that springs
     where it first holds stops the walk, and after that only a ``closest`` order whose point so far is
     no later is still looked at."""
-    from game.rules.reactions import Placed, samples, sightlines_to
+    from game.rules.reactions import Placed, samples
 
     mover = plan.element
     orders = {el.id: order_of(g, el) for el in ambushers}
@@ -244,8 +237,6 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
         if not here:
             continue
         with Placed(g, plan, t):
-            sightlines_to(g, [el for el in here if _asks(orders[el.id], closest.get(el.id), first, _nearest(g, el, mover))],
-                          mover)
             for el in here:
                 order = orders[el.id]
                 d = _nearest(g, el, mover)

@@ -205,29 +205,24 @@ class Placed:
         return False
 
 
-def sightlines_to(g: Game, shooters: list[Element], mover: Element) -> None:
-    """The sightlines from the shooters' stands to the mover's where they stand now, in one batch
-    (``Game.trace_sightlines``): those :func:`closest_target` would ask for one by one (a stand that can
-    shoot, to a stand within its range)."""
-    targets = g.state.living(mover)
-    stands = g.book.stands
-    g.trace_sightlines([(s, t) for el in shooters for s in g.state.living(el) if fire.can_shoot(g, s)
-                        for t in targets if fire.gap(g, s, t) <= stands[s.type].range])
-
-
 def closest_target(g: Game, shooter_el: Element, mover: Element) -> Stand | None:
-    """The mover's stand a reacting element fires at: its closest visible stand in range."""
-    best = None
-    for t in g.state.living(mover):
-        for s in g.state.living(shooter_el):
-            st = g.book.stands[s.type]
-            if not fire.can_shoot(g, s):  # a Litter Team, a wet M60, a Buttoned Up or Stunned crew (DD-7.3)
-                continue
-            d = fire.gap(g, s, t)
-            if d <= st.range and g.line_of_sight(s, t).visible:
-                if best is None or (d, t.id) < best[0]:
-                    best = ((d, t.id), t)
-    return best[1] if best else None
+    """The mover's stand a reacting element fires at: its closest visible stand in range (the nearest
+    pair first, ties by the stand's id). Its sightlines are asked nearest first: the nearest pair's
+    alone, since when any is seen it is nearly always that one; when it is not, the rest are traced in
+    one batch (``Game.trace_sightlines``) and asked in turn."""
+    stands = g.book.stands
+    # a Litter Team, a wet M60, a Buttoned Up or Stunned crew does not shoot (DD-7.3)
+    shooters = [s for s in g.state.living(shooter_el) if fire.can_shoot(g, s)]
+    pairs = [((d, t.id), s, t) for t in g.state.living(mover) for s in shooters
+             if (d := fire.gap(g, s, t)) <= stands[s.type].range]
+    if not pairs:
+        return None
+    pairs.sort(key=lambda p: p[0])
+    _, s, t = pairs[0]
+    if g.line_of_sight(s, t).visible:
+        return t
+    g.trace_sightlines([(s, t) for _, s, t in pairs[1:]])
+    return next((t for _, s, t in pairs[1:] if g.line_of_sight(s, t).visible), None)
 
 
 def _stretch(path: LineString, zone) -> tuple[float, float] | None:
@@ -355,7 +350,6 @@ def interrupt(g: Game, plan: Plan) -> str | None:
                 chosen = (t, kind, eid)
                 break
             with Placed(g, plan, t):
-                sightlines_to(g, [g.state.elements[eid]], mover)
                 if closest_target(g, g.state.elements[eid], mover) is not None:
                     chosen = (t, kind, eid)
                     break
