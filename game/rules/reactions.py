@@ -408,10 +408,15 @@ def _opportunity_fire(g: Game, plan: Plan, ow: Element) -> str | None:
     return None
 
 
-def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
+def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str | None:
     """DD-2.26–2.30: spend a token, reveal, fire first (+1 within 3", a trail column saves on 6 only),
     then the Allied Discipline Check: pass, drop prone and fire back at -1; fail, Pinned and the
-    activation is over. Either way the move ends at the ambush point."""
+    activation is over. Either way the move ends at the ambush point.
+
+    Ambushers under a Blind are placed at its marker as it is revealed (DD-4.24), not always where they
+    were judged to see the mover: placed so that they see no stand of it in range, they cannot fire
+    (DD-2.27), nothing fired calls for the Discipline Check, and the move goes on (None), as after a
+    tunnel ambush that cannot see its target (``tunnel_actions``)."""
     from game.rules.ambush_orders import spent
     from game.rules.crew import reaction_fire
     from game.rules.morale import morale_test, pin
@@ -434,7 +439,10 @@ def _spring_ambush(g: Game, plan: Plan, amb: Element) -> str:
             "clause": "DD-2.25; DD-2.26; C-23",
             "text": f"AMBUSH! {amb.name} springs on {mover.name} ({a.tokens} Ambush Token spent)"})
     target = closest_target(g, amb, mover)
-    assert target is not None
+    if target is None:
+        g.emit({"type": "note", "element": amb.id, "clause": "DD-2.27; DD-4.24",
+                "text": f"{amb.name}, placed at its Blind's marker, cannot see {mover.name} in range to fire"})
+        return None
     col = fire.in_column(g, mover, plan.mode)
     ctx = fire.Context("ambush", "DD-2.27-2.29; DD-3.3; C-17", column=col, morale=False)
     reaction_fire(g, amb, target, ctx, f"{amb.name} ambushes {mover.name}")

@@ -143,3 +143,26 @@ def test_water_scramble_back_to_the_bank():
     back = [e for e in ev if e["type"] == "retreat"]
     assert back and "DD-3.19" in back[0]["clause"]
     assert ys(g, "sq_a")[0] == pytest.approx(10)
+
+
+def test_ambushers_placed_at_their_blind_out_of_sight_do_not_fire_and_the_move_goes_on():
+    """DD-2.26, DD-4.24, DD-2.27: ambushers under a Blind are placed at its marker as it is revealed.
+    On rubber_plantation (seed 1, the engine benchmark's random play) an RPD team judged from under Blind
+    N3 to see the Patrol HQ is placed at the marker where it sees no stand of the HQ in range: it cannot
+    fire, no Discipline Check follows, and the HQ's move goes on (before, the engine stopped on an
+    assertion here)."""
+    from game.rules.game import Game
+    from game.rules.scenario import resolve_scenario
+    from game.rules.turn import start_turn
+    from tests.rules.test_changes import random_play
+
+    g = Game(resolve_scenario("rubber_plantation"), 1, start=False)
+    start_turn(g)
+    random_play(g, 1, 150)
+    at = next(i for i, e in enumerate(g.events) if e.get("clause") == "DD-2.27; DD-4.24")
+    held = g.events[at]
+    assert held["type"] == "note" and held["element"] == "nva4"
+    assert [e["type"] for e in g.events[at - 3:at]] == ["reveal", "tokens", "ambush"]  # DD-2.26: spent, revealed
+    after = g.events[at + 1]
+    assert after["type"] == "move" and not after.get("frozen")  # the HQ's move goes on to its end
+    assert not any(e["type"] == "roll" and "Discipline" in e.get("purpose", "") for e in g.events[at - 3:at + 2])
