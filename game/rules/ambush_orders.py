@@ -50,7 +50,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import SideActionKind, register_side
 from game.rules.offers import freeze
 from game.rules.state import Element, bounds_of
-from game.world.features import apart_by, base_bounds
+from game.world.features import apart_by, around, base_bounds
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -171,21 +171,8 @@ def _path_box(g: Game, plan: Plan) -> tuple[float, float, float, float] | None:
         b, base = bounds_of(g.book, s), g.book.base_of(s.type)
         dx, dy = x - s.x, y - s.y
         boxes += [b, (b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), base_bounds(x, y, f, base.width, base.depth)]
-    if not boxes:
-        return None
-    slack = 1e-3  # a placed stand's position is rounded to 4 decimals (``reactions._positions``)
-    return (min(b[0] for b in boxes) - slack, min(b[1] for b in boxes) - slack,
-            max(b[2] for b in boxes) + slack, max(b[3] for b in boxes) + slack)
-
-
-def _may_reach(g: Game, el: Element, box: tuple[float, float, float, float] | None) -> bool:
-    """Could an ambusher ever see and reach the mover on this move (``_triggered``: a stand of the mover
-    within a shooter's range)? Not when every stand of it is further from the move's box than its
-    longest range: then no point of the move can trigger it, and its sightlines are never asked."""
-    if box is None:
-        return False
-    stands = g.book.stands
-    return any(not apart_by(bounds_of(g.book, s), box, stands[s.type].range + 0.02) for s in g.state.living(el))
+    # (a placed stand's position is rounded to 4 decimals, ``reactions._positions``: a little slack)
+    return around(boxes, 1e-3) if boxes else None
 
 
 def _boxes_at(g: Game, plan: Plan, t: float) -> list[tuple[float, float, float, float]]:
@@ -202,8 +189,9 @@ def _boxes_at(g: Game, plan: Plan, t: float) -> list[tuple[float, float, float, 
 
 
 def _reaches(g: Game, el: Element, boxes: list[tuple[float, float, float, float]]) -> bool:
-    """Might a stand of the ambusher reach one of these boxes (``_triggered``: within a shooter's range)?
-    Not when every pair of boxes is further apart than the shooter's range."""
+    """Might a stand of the ambusher reach one of these boxes (``_triggered``: a stand of the mover within
+    a shooter's range)? Not when every pair of boxes is further apart than the shooter's range: then it
+    cannot be triggered there, and its sightlines are never asked."""
     stands = g.book.stands
     for s in g.state.living(el):
         sb, m = bounds_of(g.book, s), stands[s.type].range + 0.02
@@ -222,8 +210,9 @@ def spring_point(g: Game, plan: Plan, ambushers: list[Element]) -> tuple[float, 
 
     mover = plan.element
     orders = {el.id: order_of(g, el) for el in ambushers}
-    box = _path_box(g, plan)
-    live = sorted((el for el in ambushers if orders[el.id].trigger != "hold" and _may_reach(g, el, box)),
+    box = _path_box(g, plan)  # an ambusher that reaches no point of the move is not walked at all
+    live = sorted((el for el in ambushers
+                   if orders[el.id].trigger != "hold" and box is not None and _reaches(g, el, [box])),
                   key=lambda e: e.id)
     first: tuple[float, str] | None = None  # the earliest point of an order that springs where it first holds
     closest: dict[str, tuple[float, float]] = {}  # each `closest` order's nearest point so far: (gap, t)

@@ -54,7 +54,7 @@ from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.offers import Items, Offer, freeze
 from game.rules.state import Element, Stand, Token, base_of, bounds_of
-from game.world.features import apart_by
+from game.world.features import apart, apart_by, around
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -232,13 +232,11 @@ def within_reach(g: Game, mine: list[Stand], theirs: list[Stand], reach: float) 
         return []
     book, m = g.book, reach + 0.02
     boxes = [bounds_of(book, s) for s in mine]
-    # the box round all of ``mine``, grown by the margin: a base outside it is apart from each of them
-    x0, y0 = min(b[0] for b in boxes) - m, min(b[1] for b in boxes) - m
-    x1, y1 = max(b[2] for b in boxes) + m, max(b[3] for b in boxes) + m
+    near = around(boxes, m)  # a base apart from it is out of reach of each of ``mine``
     out = []
     for t in theirs:
         box = bounds_of(book, t)
-        if box[0] > x1 or box[2] < x0 or box[1] > y1 or box[3] < y0:
+        if apart(box, near):
             continue
         if any(not apart_by(b, box, m) and gap(g, s, t) <= reach for s, b in zip(mine, boxes, strict=True)):
             out.append(t)

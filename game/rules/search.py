@@ -65,7 +65,7 @@ from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Blind, Element, Stand, base_of, bounds_of
 from game.terrain import sight
-from game.world.features import apart_by
+from game.world.features import apart, apart_by, around
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -243,13 +243,10 @@ def in_reach(g: Game, el: Element) -> list[tuple[TerrainHit, list[Stand]]]:
         return []
     reach = rules(g).search.reach + 1e-9
     m = reach + 1e-6  # boxes further apart than this: the shapes are out of reach (as ``_near``)
-    boxes = [bounds_of(g.book, st) for st in stands]
-    x0, y0 = min(b[0] for b in boxes) - m, min(b[1] for b in boxes) - m  # the box round them all, grown
-    x1, y1 = max(b[2] for b in boxes) + m, max(b[3] for b in boxes) + m
+    zone = around([bounds_of(g.book, st) for st in stands], m)
     out = []
     for h in searchable(g):
-        hb = h.box
-        if hb[0] > x1 or hb[2] < x0 or hb[1] > y1 or hb[3] < y0:
+        if apart(h.box, zone):
             continue  # apart from every stand's box: none is near (``_near``)
         near = _near(g, stands, h)
         if near:

@@ -107,6 +107,13 @@ def apart(a: tuple[float, float, float, float], b: tuple[float, float, float, fl
     return a[0] > b[2] or a[2] < b[0] or a[1] > b[3] or a[3] < b[1]
 
 
+def around(boxes: list[tuple[float, float, float, float]], margin: float = 0.0) -> tuple[float, float, float, float]:
+    """The box round all these boxes, grown by ``margin`` on every side: a box :func:`apart` from it is
+    more than ``margin`` apart from each of them."""
+    return (min(b[0] for b in boxes) - margin, min(b[1] for b in boxes) - margin,
+            max(b[2] for b in boxes) + margin, max(b[3] for b in boxes) + margin)
+
+
 def apart_by(a: tuple[float, float, float, float], b: tuple[float, float, float, float], margin: float) -> bool:
     """Are two bounding boxes more than ``margin`` apart along x or y? Then the shapes in them are
     further apart than ``margin``: the cheap test before a distance is worked out."""

@@ -142,10 +142,12 @@ class TableMap:
         return new
 
     # -- basic queries ---------------------------------------------------------------------------
-    def _indices(self, geom: BaseGeometry) -> list[int]:
-        """The features (as indices into ``hits``, in scenario order) that ``geom`` touches."""
-        box = geom.bounds
-        return [i for i, b in enumerate(self._boxes) if not apart(b, box) and self.hits[i].shape.intersects(geom)]
+    def _indices(self, geom: BaseGeometry, among: list[int] | None = None) -> list[int]:
+        """The features (as indices into ``hits``, in scenario order) that ``geom`` touches: of all of them,
+        or of those ``among`` (indices in scenario order)."""
+        box, boxes, hits = geom.bounds, self._boxes, self.hits
+        return [i for i in (range(len(hits)) if among is None else among)
+                if not apart(boxes[i], box) and hits[i].shape.intersects(geom)]
 
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
         return [self.hits[i] for i in self._indices(geom)]
@@ -241,8 +243,7 @@ class TableMap:
         return self._trail_cache[key]
 
     def _covered_by_trails(self, centre_path: BaseGeometry) -> bool:
-        box, boxes, hits = centre_path.bounds, self._boxes, self.hits  # (``_indices``, over the trails alone)
-        trails = tuple(i for i in self._trails if not apart(boxes[i], box) and hits[i].shape.intersects(centre_path))
+        trails = tuple(self._indices(centre_path, self._trails))
         if not trails:
             return False
         area = self._trail_areas.get(trails)  # the trails it touches, grown by 0.02": a few serve every query
