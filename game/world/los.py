@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely import lib as _lib
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
@@ -537,39 +538,50 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         sightline (eye to eye first), or the eye-to-eye one when none is clear, and the share clear.
         """
         base_a, base_b = self._base(a), self._base(b)
-        edge = float(shapely.distance(base_a, base_b))
-        xa = shapely.get_coordinates(shapely.shortest_line(base_a, base_b))[0]
-        xb = shapely.get_coordinates(shapely.shortest_line(base_b, base_a))[0]
-        if self._off_table(float(xa[0]), float(xa[1])) or self._off_table(float(xb[0]), float(xb[1])):
-            bad = xa if self._off_table(float(xa[0]), float(xa[1])) else xb
+        edge = float(_lib.distance(base_a, base_b))
+        ab, ba = np.empty(2, object), np.empty(2, object)
+        ab[0] = ba[1] = base_a
+        ab[1] = ba[0] = base_b
+        # each base's point nearest the other: the start of the shortest line from it (asked both ways,
+        # as GEOS may pick another of equally near points the other way round)
+        (xa, ya), _, (xb, yb), _ = _lib.get_coordinates(_lib.shortest_line(ab, ba), False, False, False).tolist()
+        if self._off_table(xa, ya) or self._off_table(xb, yb):
+            bad = (xa, ya) if self._off_table(xa, ya) else (xb, yb)
             raise ValueError(f"point ({bad[0]:.2f}, {bad[1]:.2f}) is off the {self.width:g}x{self.height:g} table")
-        eye_a = (float(xa[0]), float(xa[1]), self._eye_z(a, float(xa[0]), float(xa[1])))
-        eye_b = (float(xb[0]), float(xb[1]), self._eye_z(b, float(xb[0]), float(xb[1])))
-        body_a = [tuple(v) for v in self._body(a).tolist()]
-        body_b = [tuple(v) for v in self._body(b).tolist()]
+        eye_a = (xa, ya, self._eye_z(a, xa, ya))
+        eye_b = (xb, yb, self._eye_z(b, xb, yb))
+        body_a, body_b = self._body(a), self._body(b)  # (off the table, an error even for a pair out of sight)
         if math.floor(edge * Q + 0.5) / Q > _longest_limit(conditions) + 1e-9:
             return self._result(self._sight(eye_a, eye_b, conditions, edge, early=True), 0.0)
-        lines = [(eye_a, q) for q in [eye_b, *body_b]] + [(eye_b, q) for q in [eye_a, *body_a]]
         if self._fast is not None and not conditions.burnt:  # the twelve in one compiled call
-            # (every end is on the table: the eyes were checked above, the bodies by _body)
-            src, dst = np.array([e for e, _ in lines]), np.array([q for _, q in lines])
+            # (every end is on the table: the eyes were checked above, the bodies by _body), in ``lines``'s
+            # order: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
+            src = np.empty((SIGHTLINES, 3))
+            src[:SIGHTLINES // 2], src[SIGHTLINES // 2:] = eye_a, eye_b
+            dst = np.empty((SIGHTLINES, 3))
+            dst[0], dst[1:SIGHTLINES // 2], dst[SIGHTLINES // 2], dst[SIGHTLINES // 2 + 1:] = eye_b, body_b, eye_a, body_a
             out = np.empty((SIGHTLINES, self._fast_width))
             self._caller.sight_many(self._fast_conditions(conditions), src, dst, np.full(SIGHTLINES, edge), True, True,
                                     _NO_ORDER, out)
-            vis = out[:, _sl.O_VIS] != 0.0
-            count = int(vis.sum())
-            pick = int(np.argmax(vis)) if count else 0
+            vis = out[:, _sl.O_VIS].tolist()
+            count = SIGHTLINES - vis.count(0.0)
+            pick = next(k for k, v in enumerate(vis) if v != 0.0) if count else 0
             v = out[pick].tolist()
+            eye = eye_a if pick < SIGHTLINES // 2 else eye_b
             if v[_sl.O_COMPLETE] != 0.0:  # the evidence read off the row when first asked
-                return self._fast_result(v, lines[pick][0], conditions, count / SIGHTLINES)
-            s = self._fast_row(v, lines[pick][0], conditions)
+                return self._fast_result(v, eye, conditions, count / SIGHTLINES)
+            s = self._fast_row(v, eye, conditions)
+            line = (eye, tuple(dst[pick].tolist()))
         else:
+            lines = [(eye_a, q) for q in [eye_b, *map(tuple, body_b.tolist())]] + \
+                [(eye_b, q) for q in [eye_a, *map(tuple, body_a.tolist())]]
             sights = [self._sight(e, q, conditions, edge, early=True) for e, q in lines]
             count = sum(s.visible for s in sights)
             pick = next((k for k, s in enumerate(sights) if s.visible), 0)
             s = sights[pick]
+            line = lines[pick]
         if not s.complete:
-            s = self._sight(*lines[pick], conditions, edge)
+            s = self._sight(*line, conditions, edge)
         return self._result(s, count / SIGHTLINES)
 
     def _eye_z(self, o: Observer, x: float, y: float) -> float:
