@@ -617,17 +617,22 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         m = len(ends)
         ga = np.array([self._base(a) for a, _ in ends], dtype=object)
         gb = np.array([self._base(b) for _, b in ends], dtype=object)
-        edge = shapely.distance(ga, gb)
-        eye_a = shapely.get_coordinates(shapely.shortest_line(ga, gb))[0::2]
-        eye_b = shapely.get_coordinates(shapely.shortest_line(gb, ga))[0::2]
-        eyes = np.empty((m, 2, 3))
-        eyes[:, 0, :2], eyes[:, 1, :2] = eye_a, eye_b
-        both = np.vstack([eye_a, eye_b])
+        edge = _lib.distance(ga, gb)
+        # each base's point nearest the other (the start of the shortest line from it, asked both ways as
+        # in ``check``): the eyes of every a, then of every b
+        both = _lib.get_coordinates(_lib.shortest_line(np.concatenate([ga, gb]), np.concatenate([gb, ga])),
+                                    False, False, False)[0::2]
         self._on_table(both, "point")
-        g = self._ground(both)
-        for k, (a, b) in enumerate(ends):
-            eyes[k, 0, 2] = self._tree_z(a) if a.tree else g[k] + a.eye_height
-            eyes[k, 1, 2] = self._tree_z(b) if b.tree else g[m + k] + b.eye_height
+        eyes = np.empty((m, 2, 3))
+        eyes[:, 0, :2], eyes[:, 1, :2] = both[:m], both[m:]
+        z = self._ground(both)
+        z += [o.eye_height for o in (*(a for a, _ in ends), *(b for _, b in ends))]
+        eyes[:, 0, 2], eyes[:, 1, 2] = z[:m], z[m:]
+        for k, (a, b) in enumerate(ends):  # a tree sniper's eye is up in the canopy (DD-4.42)
+            if a.tree:
+                eyes[k, 0, 2] = self._tree_z(a)
+            if b.tree:
+                eyes[k, 1, 2] = self._tree_z(b)
         within = (quantise(edge) <= _longest_limit(conditions) + 1e-9).tolist()
         rows_of = np.array(of)
         turned = np.array(flip)
