@@ -1,6 +1,7 @@
 """``python -m game.warm``: what ``make`` does once after installing, so the first game does not wait.
 
-It bakes the shipped Dinky Dau tables into the project's cache (``game.world.bake.baked_path``) and, where
+It builds the rules' busiest modules with Cython into ``.cache/compiled`` (``game.compiled``; a process
+loads a build only while it matches its module's source), bakes the shipped Dinky Dau tables into the project's cache (``game.world.bake.baked_path``) and, where
 the compiled line of sight runs (``game.world.sightline``; ``DINKYDAU_COMPILED_LOS=0`` leaves it out), has
 numba compile it into ``.cache/numba`` and builds it ahead of time into a library in ``.cache/sightline``
 (``game.world.sightline_native``), with one single and one batched sightline on the first table. With the
@@ -17,6 +18,16 @@ import time
 
 def main() -> int:
     os.environ["DINKYDAU_SIGHTLINE_BUILD"] = "0"  # (built below, here and now, not in the background)
+    from game import compiled
+
+    t0 = time.perf_counter()
+    missing = compiled.build()  # (before the rules are imported: this process runs them compiled too)
+    built = len(compiled.MODULES) - len(missing)
+    for name, why in missing.items():
+        print(f"warm: {name} not compiled, it runs as Python ({why.strip().splitlines()[-1] if why.strip() else '?'})",
+              file=sys.stderr)
+    print(f"warm: {built} of {len(compiled.MODULES)} rules modules compiled ({time.perf_counter() - t0:.1f} s)",
+          file=sys.stderr)
     from game.rules.scenario import load_scenario, shipped_scenarios
     from game.world.los import Conditions, TableLOS
 

@@ -1,0 +1,113 @@
+"""The rules' compiled modules (game.compiled): loaded only while they match their source, and the same
+games either way."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game import compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def toy(tmp_path, monkeypatch):
+    """A listed module of its own (``toypkg.mod``) under a scratch root, with a scratch cache."""
+    pkg = tmp_path / "toypkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("def answer():\n    return 41 + 1\n\nWHERE = __file__\n")
+    monkeypatch.setattr(compiled, "ROOT", tmp_path)
+    monkeypatch.setattr(compiled, "_LISTED", frozenset({"toypkg.mod"}))
+    monkeypatch.setenv("DINKYDAU_COMPILED_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("DINKYDAU_COMPILED_RULES", "1")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sys, "meta_path", [compiled._Finder, *sys.meta_path])
+    yield pkg / "mod.py"
+    for name in ("toypkg.mod", "toypkg"):
+        sys.modules.pop(name, None)
+
+
+def _fresh(name: str):
+    sys.modules.pop(name, None)
+    importlib.invalidate_caches()
+    return importlib.import_module(name)
+
+
+def test_a_build_runs_in_place_of_its_source_only_while_it_matches(toy):
+    if compiled._headers() is None:
+        pytest.skip("no Python headers to compile against")
+    assert compiled.build(["toypkg.mod"], jobs=1) == {}
+    mod = _fresh("toypkg.mod")
+    assert isinstance(mod.__loader__, compiled._Loader)  # the build
+    assert mod.answer() == 42
+    assert mod.WHERE == str(toy) == mod.__file__  # it reads its source's place, as the source would
+    toy.write_text("def answer():\n    return 7\n\nWHERE = __file__\n")  # edited: its build is stale now
+    mod = _fresh("toypkg.mod")
+    assert not isinstance(mod.__loader__, compiled._Loader)
+    assert mod.answer() == 7  # the source as it is now, never the older build
+    assert compiled.build(["toypkg.mod"], jobs=1) == {}  # built again; the stale build is gone
+    assert [p.name for p in (Path(os.environ["DINKYDAU_COMPILED_CACHE"])).glob("toypkg.mod-*")] == \
+        [compiled.target("toypkg.mod").name]
+    assert _fresh("toypkg.mod").answer() == 7
+
+
+def test_a_module_that_will_not_compile_runs_as_source_and_is_not_tried_again(toy):
+    if compiled._headers() is None:
+        pytest.skip("no Python headers to compile against")
+    toy.write_text("def answer():\n    return 1\n")
+    failing = compiled.build(["toypkg.mod"], cc="false", jobs=1)  # a compiler that always refuses
+    assert list(failing) == ["toypkg.mod"]
+    assert compiled.target("toypkg.mod").with_suffix(".failed").exists()
+    assert compiled.build(["toypkg.mod"], jobs=1) == {"toypkg.mod": compiled.target("toypkg.mod").with_suffix(
+        ".failed").read_text().strip()}  # remembered: not tried again for this source
+    assert not isinstance(_fresh("toypkg.mod").__loader__, compiled._Loader)
+
+
+def test_switched_off_nothing_loads_from_a_build(toy, monkeypatch):
+    monkeypatch.setenv("DINKYDAU_COMPILED_RULES", "0")
+    assert compiled.build(["toypkg.mod"]) == {}
+    assert not compiled.target("toypkg.mod").exists()
+
+
+_PLAY = """
+import json, sys
+from game import compiled
+from game.rules.dice import Dice, seed_streams
+from game.rules.game import Game
+from game.rules.scenario import resolve_scenario
+from game.rules.turn import start_turn
+sys.path.insert(0, "benchmarks")
+from playout import random_step
+hashes = []
+for seed, sid in ((3, "rubber_plantation"), (4, "village_sweep")):
+    g = Game(resolve_scenario(sid), seed, start=False)
+    start_turn(g)
+    rng = Dice(seed_streams(seed + 99))
+    while not g.state.over:
+        random_step(g, rng)
+    hashes.append(g.hash())
+print(json.dumps({"hashes": hashes, "compiled": compiled.compiled()}))
+"""
+
+
+def test_the_compiled_rules_play_the_same_games_as_the_source():
+    """DESIGN §5 (determinism): two random playouts give the same final states with the builds as without."""
+    if not all(compiled.target(n).is_file() for n in compiled.MODULES):
+        pytest.skip("the rules are not compiled here (python -m game.warm builds them)")
+    runs = {}
+    for switch in ("1", "0"):
+        env = {**os.environ, "DINKYDAU_COMPILED_RULES": switch, "DINKYDAU_COMPILED_CACHE": str(compiled._cache())}
+        out = subprocess.run([sys.executable, "-c", _PLAY], cwd=ROOT, env=env, capture_output=True, text=True,
+                             timeout=300, check=True)
+        runs[switch] = json.loads(out.stdout.strip().splitlines()[-1])
+    assert sorted(runs["1"]["compiled"]) == sorted(compiled.MODULES)  # every listed module from its build
+    assert runs["0"]["compiled"] == []
+    assert runs["1"]["hashes"] == runs["0"]["hashes"]
