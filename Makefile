@@ -38,7 +38,7 @@ test: $(STAMP)
 	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(PY) -m game.compiled  # (the rules' builds brought up to date with their sources: game/compiled.py)
+	$(PY) -c "from game import compiled; compiled.main()"  # (the rules' builds as their sources are now)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/los.py
 	$(PY) benchmarks/client.py
