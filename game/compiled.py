@@ -176,7 +176,15 @@ def _headers() -> Path | None:
 
 
 def _build_one(name: str, cc: str) -> str | None:
-    """Build one module (Cython to C, then ``cc``); None when built or already there, else why not."""
+    """Build one module (Cython to C, then ``cc``); None when built or already there, else why not. A
+    failure of any kind is a build step's, never an answer's: the module runs as source."""
+    try:
+        return _build(name, cc)
+    except Exception as exc:  # (a cache that cannot be written, a compiler that crashed, ...)
+        return f"{type(exc).__name__}: {exc}"
+
+
+def _build(name: str, cc: str) -> str | None:
     import subprocess
     import tempfile
 
@@ -201,7 +209,7 @@ def _build_one(name: str, cc: str) -> str | None:
                 raise RuntimeError(f"Cython: {result.num_errors} errors")
             out = Path(tmp, "module.so")
             subprocess.run([cc, *CFLAGS, f"-I{_headers()}", "-o", str(out), str(c)], check=True, capture_output=True)
-        except (subprocess.CalledProcessError, RuntimeError, OSError) as exc:
+        except Exception as exc:  # (Cython or the compiler refusing these sources: remembered, not tried again)
             why = exc.stderr.decode(errors="replace")[-2000:] if isinstance(exc, subprocess.CalledProcessError) else str(exc)
             failed.write_text(f"{type(exc).__name__}: {why}\n")
             return why
@@ -231,8 +239,16 @@ def build(names: Iterable[str] = MODULES, cc: str = "cc", jobs: int | None = Non
         return {}
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        results = dict(zip(todo, pool.map(_build_one, todo, [cc] * len(todo)), strict=True))
+    workers = jobs or os.cpu_count() or 1
+    results: dict[str, str | None] | None = None
+    if workers > 1:
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = dict(zip(todo, pool.map(_build_one, todo, [cc] * len(todo)), strict=True))
+        except (OSError, NotImplementedError, RuntimeError):  # (no worker processes here: one at a time)
+            results = None
+    if results is None:
+        results = {n: _build_one(n, cc) for n in todo}
     return {n: why for n, why in results.items() if why is not None}
 
 

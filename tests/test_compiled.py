@@ -111,3 +111,14 @@ def test_the_compiled_rules_play_the_same_games_as_the_source():
     assert sorted(runs["1"]["compiled"]) == sorted(compiled.MODULES)  # every listed module from its build
     assert runs["0"]["compiled"] == []
     assert runs["1"]["hashes"] == runs["0"]["hashes"]
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_modules_as_source(toy, tmp_path, monkeypatch):
+    """Bad ground under the cache (a file where its folder should be): no build, no error, the source runs."""
+    if compiled._headers() is None:
+        pytest.skip("no Python headers to compile against")
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    monkeypatch.setenv("DINKYDAU_COMPILED_CACHE", str(tmp_path / "blocked" / "compiled"))
+    failing = compiled.build(["toypkg.mod"], jobs=1)
+    assert list(failing) == ["toypkg.mod"] and "NotADirectoryError" in failing["toypkg.mod"]
+    assert _fresh("toypkg.mod").answer() == 42
