@@ -3,7 +3,7 @@
 A random playout spends most of its time in some thirty modules of plain Python (the listing, fire,
 the state's change tracking, Blinds, moves, line of sight's front end). Cython compiles each one, as
 written (pure-Python mode, its annotations not read as C types), into a C extension that runs the same
-code without the interpreter's loop: the same answers, the same games, some 7-9 % quicker a playout
+code without the interpreter's loop: the same answers, the same games, about a tenth quicker a playout
 (``benchmarks/compare.py``; docs/memory.md).
 
 Where the builds live and when they are used:
