@@ -199,12 +199,11 @@ def _build(name: str, cc: str) -> str | None:
 
     so.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=so.parent) as tmp:
-        pyx = Path(tmp, name.rsplit(".", 1)[-1] + ".py")
-        pyx.write_bytes(text)
-        c = pyx.with_suffix(".c")
+        c = Path(tmp, "module.c")
         options = CompilationOptions(compiler_directives=DIRECTIVES, output_file=str(c), language_level=3)
         try:
-            result = compile_single(str(pyx), options, full_module_name=name)
+            # compiled from its own file: a traceback names it and its line, as from the source
+            result = compile_single(str(source(name)), options, full_module_name=name)
             if result.num_errors:
                 raise RuntimeError(f"Cython: {result.num_errors} errors")
             out = Path(tmp, "module.so")
@@ -213,6 +212,8 @@ def _build(name: str, cc: str) -> str | None:
             why = exc.stderr.decode(errors="replace")[-2000:] if isinstance(exc, subprocess.CalledProcessError) else str(exc)
             failed.write_text(f"{type(exc).__name__}: {why}\n")
             return why
+        if source(name).read_bytes() != text:  # (edited while it was built: this build is of neither)
+            return "the source changed while it was built"
         os.replace(out, so)
     for old in so.parent.glob(f"{name}-*"):  # (builds of earlier sources)
         if old != so and old.suffix in (".so", ".failed"):
