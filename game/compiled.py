@@ -133,6 +133,13 @@ class _Loader(importlib.machinery.ExtensionFileLoader):
         module.__file__ = self.src  # (the module's own code reads its source's place, as when run as source)
         _imp.exec_dynamic(module)
 
+    def get_source(self, fullname: str) -> str | None:
+        """The module's source (a traceback's lines, ``inspect``), as the source's own loader gives it."""
+        try:
+            return Path(self.src).read_text(encoding="utf-8")
+        except OSError:
+            return None
+
 
 class _Finder:
     """First on ``sys.meta_path``: a listed module whose build matches its source loads from the build."""

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ def toy(tmp_path, monkeypatch):
     pkg = tmp_path / "toypkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    (pkg / "mod.py").write_text("def answer():\n    return 41 + 1\n\nWHERE = __file__\n")
+    (pkg / "mod.py").write_text("def answer():\n    return 41 + 1\n\nWHERE = __file__\n\n\n"
+                                "def fails():\n    return {}['no such key']  # the line a traceback shows\n")
     monkeypatch.setattr(compiled, "ROOT", tmp_path)
     monkeypatch.setattr(compiled, "_LISTED", frozenset({"toypkg.mod"}))
     monkeypatch.setenv("DINKYDAU_COMPILED_CACHE", str(tmp_path / "cache"))
@@ -49,6 +51,10 @@ def test_a_build_runs_in_place_of_its_source_only_while_it_matches(toy):
     assert isinstance(mod.__loader__, compiled._Loader)  # the build
     assert mod.answer() == 42
     assert mod.WHERE == str(toy) == mod.__file__  # it reads its source's place, as the source would
+    with pytest.raises(KeyError) as caught:
+        mod.fails()
+    shown = "".join(traceback.format_exception(caught.value))
+    assert "mod.py\", line 8, in toypkg.mod.fails" in shown and "the line a traceback shows" in shown
     toy.write_text("def answer():\n    return 7\n\nWHERE = __file__\n")  # edited: its build is stale now
     mod = _fresh("toypkg.mod")
     assert not isinstance(mod.__loader__, compiled._Loader)
