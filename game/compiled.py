@@ -253,7 +253,7 @@ def build(names: Iterable[str] = MODULES, cc: str = "cc", jobs: int | None = Non
         try:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 results = dict(zip(todo, pool.map(_build_one, todo, [cc] * len(todo)), strict=True))
-        except (OSError, NotImplementedError, RuntimeError):  # (no worker processes here: one at a time)
+        except (OSError, NotImplementedError, RuntimeError):  # (worker processes refused, or broken: one at a time)
             results = None
     if results is None:
         results = {n: _build_one(n, cc) for n in todo}

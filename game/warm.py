@@ -1,7 +1,8 @@
 """``python -m game.warm``: what ``make`` does once after installing, so the first game does not wait.
 
 It builds the rules' busiest modules with Cython into ``.cache/compiled`` (``game.compiled``; a process
-loads a build only while it matches its module's source), bakes the shipped Dinky Dau tables into the project's cache (``game.world.bake.baked_path``) and, where
+loads a build only while it matches its module's source), bakes the shipped Dinky Dau tables into the
+project's cache (``game.world.bake.baked_path``) and, where
 the compiled line of sight runs (``game.world.sightline``; ``DINKYDAU_COMPILED_LOS=0`` leaves it out), has
 numba compile it into ``.cache/numba`` and builds it ahead of time into a library in ``.cache/sightline``
 (``game.world.sightline_native``), with one single and one batched sightline on the first table. With the

@@ -539,12 +539,9 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         """
         base_a, base_b = self._base(a), self._base(b)
         edge = float(_lib.distance(base_a, base_b))
-        ab, ba = np.empty(2, object), np.empty(2, object)
-        ab[0] = ba[1] = base_a
-        ab[1] = ba[0] = base_b
-        # each base's point nearest the other: the start of the shortest line from it (asked both ways,
-        # as GEOS may pick another of equally near points the other way round)
-        (xa, ya), _, (xb, yb), _ = _lib.get_coordinates(_lib.shortest_line(ab, ba), False, False, False).tolist()
+        pair = np.empty(2, object)
+        pair[0], pair[1] = base_a, base_b
+        (xa, ya), (xb, yb) = _nearest_both(pair[:1], pair[1:]).tolist()
         if self._off_table(xa, ya) or self._off_table(xb, yb):
             bad = (xa, ya) if self._off_table(xa, ya) else (xb, yb)
             raise ValueError(f"point ({bad[0]:.2f}, {bad[1]:.2f}) is off the {self.width:g}x{self.height:g} table")
@@ -554,8 +551,8 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         if math.floor(edge * Q + 0.5) / Q > _longest_limit(conditions) + 1e-9:
             return self._result(self._sight(eye_a, eye_b, conditions, edge, early=True), 0.0)
         if self._fast is not None and not conditions.burnt:  # the twelve in one compiled call
-            # (every end is on the table: the eyes were checked above, the bodies by _body), in ``lines``'s
-            # order: the eye of a to b's eye and body points, then the eye of b to a's (DD-4.5)
+            # (every end is on the table: the eyes were checked above, the bodies by _body): the eye of a to
+            # b's eye and body points, then the eye of b to a's (DD-4.5), as the plain path's ``lines`` below
             src = np.empty((SIGHTLINES, 3))
             src[:SIGHTLINES // 2], src[SIGHTLINES // 2:] = eye_a, eye_b
             dst = np.empty((SIGHTLINES, 3))
@@ -618,10 +615,7 @@ class TableLOS(WallSight, ArrayTrace, SingleSight):
         ga = np.array([self._base(a) for a, _ in ends], dtype=object)
         gb = np.array([self._base(b) for _, b in ends], dtype=object)
         edge = _lib.distance(ga, gb)
-        # each base's point nearest the other (the start of the shortest line from it, asked both ways as
-        # in ``check``): the eyes of every a, then of every b
-        both = _lib.get_coordinates(_lib.shortest_line(np.concatenate([ga, gb]), np.concatenate([gb, ga])),
-                                    False, False, False)[0::2]
+        both = _nearest_both(ga, gb)  # the eyes of every a, then of every b
         self._on_table(both, "point")
         eyes = np.empty((m, 2, 3))
         eyes[:, 0, :2], eyes[:, 1, :2] = both[:m], both[m:]
@@ -809,6 +803,14 @@ _LIMIT_CLAUSE = {"open": LIMITS.open.clause, "elevated": LIMITS.elevation.clause
 """The clause of each limit that is not terrain (sight.toml); a canopy class's is set where it applies."""
 _WALL_CLAUSE = {"hootch": "G-01 T10", "masonry": "G-01 T11"}
 """The clause an answer cites for a building an end sees out of (any other terrain with a wall band: T10)."""
+
+
+def _nearest_both(ga: np.ndarray, gb: np.ndarray) -> np.ndarray:
+    """Each base's point nearest the other's, for the bases ``ga[k]`` and ``gb[k]``: those of ``ga`` and then
+    those of ``gb`` (2m x 2), in one call to GEOS. Each is the start of the shortest line from its base,
+    asked both ways: GEOS may pick another of equally near points the other way round."""
+    return _lib.get_coordinates(_lib.shortest_line(np.concatenate([ga, gb]), np.concatenate([gb, ga])),
+                                False, False, False)[0::2]
 
 
 BATCH_PAIRS = 3
