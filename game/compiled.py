@@ -68,6 +68,7 @@ MODULES = (
     "game.world.los_single",
     "game.world.los_terms",
     "game.world.raytrace",
+    "game.world.shapes",
     "game.world.tablemap",
 )
 """The modules compiled: those a random playout spends 0.2 % or more of its time in (py-spy, docs/memory.md)."""

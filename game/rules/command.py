@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import shapely
 from shapely.geometry import LineString
 
 from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of, bounds_of
 from game.terrain import sight
+from game.world import shapes
 from game.world.features import apart_by
 
 if TYPE_CHECKING:
@@ -155,11 +155,11 @@ def _command_status(g: Game, element: Element) -> dict:
     best = None
     for s in g.state.living(element):
         rect = base_of(g.book, s)
-        line = shapely.shortest_line(rect, pc_rect)  # the nearest points (``shapely.ops.nearest_points``)
+        line = shapes.shortest_line(rect, pc_rect)  # the nearest points (``shapely.ops.nearest_points``)
         dist = round(rect.distance(pc_rect), 2)
         if dist <= 0:
-            ax, ay = line.coords[0]
-            line = shapely.linestrings([(ax, ay), (ax + 1e-6, ay)])
+            ax, ay = shapes.coords(line)[0]
+            line = shapes.segment(ax, ay, ax + 1e-6, ay)
         radius, clause = command_radius(g, line)
         if dist <= radius + 1e-9:
             return {"in_command": True, "reason": f"{dist:.2f}\" from the commander, within {radius:g}\"",

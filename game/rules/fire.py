@@ -34,8 +34,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shapely.geometry import LineString, Point
-
 from game.rules.data import (
     DATA_DIR,
     ROLES,
@@ -54,6 +52,7 @@ from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.offers import Items, Offer, freeze
 from game.rules.state import Element, Stand, Token, base_of, bounds_of
+from game.world import shapes
 from game.world.features import apart, apart_by, around
 
 if TYPE_CHECKING:
@@ -280,7 +279,7 @@ def in_column(g: Game, el: Element, moving: str | None = None) -> bool:
     if moving == "trail_rush" or el.last_move == "trail_rush":
         return True
     stands = g.state.living(el)
-    if len(stands) < 2 or not all(g.table.on_trail(Point(s.x, s.y)) for s in stands):
+    if len(stands) < 2 or not all(g.table.on_trail(shapes.point(s.x, s.y)) for s in stands):
         return False
     rects = [base_of(g.book, s) for s in stands]
     span = max(a.hausdorff_distance(b) for a in rects for b in rects)
@@ -942,7 +941,7 @@ def tree_sniper_falls(g: Game, el: Element, clause: str) -> None:
 
 # -- grazing fire and the beaten zone ---------------------------------------------------------------
 def corridor(g: Game, a: Stand, b: Stand):
-    return LineString([(a.x, a.y), (b.x, b.y)]).buffer(combat().grazing.width / 2.0, cap_style="flat")
+    return shapes.buffer(shapes.segment(a.x, a.y, b.x, b.y), combat().grazing.width / 2.0, flat=True)
 
 
 def plan_grazing(g: Game, el: Element, target_id: Any) -> Attack:
@@ -996,7 +995,7 @@ def plan_beaten_zone(g: Game, el: Element, point: Any):
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in point)):
         raise IllegalAction("'at' must be the zone's centre [x, y]", "DD-5.27")
     gun = mgs[0]
-    reach = q(base_of(g.book, gun).distance(Point(float(point[0]), float(point[1]))))
+    reach = q(base_of(g.book, gun).distance(shapes.point(float(point[0]), float(point[1]))))
     if reach > g.book.stands[gun.type].range:
         raise IllegalAction(f"the zone's centre is {reach:.2f}\" away, beyond the gun's "
                             f"{g.book.stands[gun.type].range:g}\"", "DD-5.27; G-26")

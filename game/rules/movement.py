@@ -24,11 +24,11 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import shapely
 from shapely.geometry import Polygon
 
 from game.rules.errors import IllegalAction
 from game.rules.state import Element, Stand, base_of, bounds_of
+from game.world import shapes
 from game.world.features import apart, base_corners
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _sweep(g: Game, stand: Stand, dest: Stand) -> Polygon:
         return out
 
     lower, upper = half(pts), half(reversed(pts))
-    return shapely.polygons(lower[:-1] + upper[:-1])  # (quicker than Polygon(...), the same shape)
+    return shapes.polygon(lower[:-1] + upper[:-1])  # (quicker than Polygon(...), the same shape)
 
 
 def centre(stands: list[Stand]) -> tuple[float, float]:
@@ -254,7 +254,7 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     for s in stands:
         d = dests[s.id]
         swept = sweep(g, s, d)
-        box = swept.bounds
+        box = shapes.bounds(swept)
         for o in g.state.stands.values():
             if not o.alive or o.element == element.id or g.state.elements[o.element].hidden:
                 continue

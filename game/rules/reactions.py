@@ -39,14 +39,14 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import shapely
-from shapely.geometry import LineString, Point, Polygon
-from shapely.ops import unary_union
+from shapely.geometry import LineString, Polygon
 
 from game.rules import fire
 from game.rules.chapters import CHAPTERS, chapters
 from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.state import Blind, Element, Stand, base_of, disc
+from game.world import shapes
 from game.world.features import apart
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _sector(x: float, y: float, facing: float, arc: float, radius: float) -> Pol
     for k in range(17):
         a = mid - half + 2 * half * k / 16
         pts.append((x + radius * math.cos(a), y + radius * math.sin(a)))
-    return shapely.polygons(pts)  # (quicker than Polygon(...), the same shape)
+    return shapes.polygon(pts)  # (quicker than Polygon(...), the same shape)
 
 
 def watched_zone(g: Game, el: Element, marker: dict):
@@ -111,7 +111,7 @@ def watched_zone(g: Game, el: Element, marker: dict):
     arcs = tuple((s.x, s.y, g.book.stands[s.type].range) for s in g.state.living(el))
     # kept for the game: the same marker watches through many moves
     return g.measure(("overwatch arc", marker["facing"], arcs),
-                     lambda: _prepared(unary_union([_sector(x, y, marker["facing"], ow.arc, r) for x, y, r in arcs])))
+                     lambda: _prepared(shapes.union_all([_sector(x, y, marker["facing"], ow.arc, r) for x, y, r in arcs])))
 
 
 def _prepared(zone):
@@ -234,9 +234,10 @@ def _stretch(path: LineString, zone) -> tuple[float, float] | None:
     if inside.is_empty or inside.length <= 1e-6:
         return None
     parts = getattr(inside, "geoms", [inside])
-    first = min(parts, key=lambda p: path.project(Point(p.coords[0])))
-    a = path.project(Point(first.coords[0]))
-    b = path.project(Point(first.coords[-1]))
+    first = min(parts, key=lambda p: shapes.locate(path, shapes.point(*shapes.coords(p)[0])))
+    ends = shapes.coords(first)
+    a = shapes.locate(path, shapes.point(*ends[0]))
+    b = shapes.locate(path, shapes.point(*ends[-1]))
     return min(a, b), max(a, b)
 
 
@@ -248,7 +249,7 @@ def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
         if el.side == mover.side or overwatch_active(g, el) is None:
             continue
         zone = watched_zone(g, el, el.overwatch)
-        box = zone.bounds
+        box = shapes.bounds(zone)
         ts = []
         for sid, (x, y, _) in plan.moves.items():
             s = g.state.stands[sid]
@@ -256,7 +257,7 @@ def _overwatch_candidates(g: Game, plan: Plan) -> list[tuple[float, str, str]]:
                 continue
             if apart((min(s.x, x), min(s.y, y), max(s.x, x), max(s.y, y)), box):
                 continue  # the path cannot meet the zone
-            path = shapely.linestrings([(s.x, s.y), (x, y)])
+            path = shapes.segment(s.x, s.y, x, y)
             span = _stretch(path, zone)
             if span is None:
                 continue

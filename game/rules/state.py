@@ -374,9 +374,9 @@ def token_shape(token: Token):
 def disc(x: float, y: float, radius: float):
     """A round footprint on the table (a casualty token, a Blind marker): immutable, so cached by
     position."""
-    from shapely.geometry import Point
+    from game.world import shapes
 
-    return Point(x, y).buffer(radius, quad_segs=8)
+    return shapes.buffer(shapes.point(x, y), radius, quad_segs=8)
 
 
 def initial_state(scenario: Scenario, seed: int, streams: dict[str, int]) -> GameState:

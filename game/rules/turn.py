@@ -203,17 +203,19 @@ def check_wipeout(g: Game) -> bool:
 def objective_met(g: Game, obj) -> bool:
     """Is a scenario objective met now (G-30)? ``hold``: a stand of the side has its centre in the area
     and no enemy stand does; ``clear``: no enemy stand and no enemy Blind in the area."""
-    from shapely.geometry import Point, Polygon
+    from shapely.geometry import Polygon
+
+    from game.world import shapes
 
     area = Polygon(obj.polygon)
     enemy = g.state.other(obj.side)
     inside = [st for st in g.state.stands.values()
               if st.alive and g.state.elements[st.element].blind is None
-              and not getattr(g.state.elements[st.element], "reserve", False) and area.covers(Point(st.x, st.y))]
+              and not getattr(g.state.elements[st.element], "reserve", False) and area.covers(shapes.point(st.x, st.y))]
     if any(st.side == enemy for st in inside):
         return False
     if obj.kind == "clear":
-        return not any(b.side == enemy and area.covers(Point(b.x, b.y)) for b in g.state.blinds.values())
+        return not any(b.side == enemy and area.covers(shapes.point(b.x, b.y)) for b in g.state.blinds.values())
     return any(st.side == obj.side for st in inside)
 
 

@@ -21,10 +21,11 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-import shapely
 from shapely import affinity
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
+
+from game.world import shapes
 
 Vec2 = tuple[float, float]
 
@@ -133,4 +134,4 @@ def base_rectangle(x: float, y: float, facing: float, width: float, depth: float
     """A stand's base as a rotated rectangle (see :func:`base_corners`). Shapely geometries are
     immutable, so the rectangles are cached: the rules ask for the same bases many times per action.
     """
-    return shapely.polygons(base_corners(x, y, facing, width, depth))  # (quicker than Polygon(...), the same shape)
+    return shapes.polygon(base_corners(x, y, facing, width, depth))  # (quicker than Polygon(...), the same shape)

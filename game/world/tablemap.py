@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import shapely
-from shapely.geometry import LineString, Point, Polygon, box
+from shapely.geometry import LineString, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from game.terrain import COVER_ORDER, TerrainBook, TerrainType
+from game.world import shapes
 from game.world.features import Feature, apart
 
 __all__ = ["COVER_ORDER", "Change", "TableMap", "TerrainHit"]
@@ -145,7 +146,7 @@ class TableMap:
     def _indices(self, geom: BaseGeometry, among: list[int] | None = None) -> list[int]:
         """The features (as indices into ``hits``, in scenario order) that ``geom`` touches: of all of them,
         or of those ``among`` (indices in scenario order)."""
-        box, boxes, hits = geom.bounds, self._boxes, self.hits
+        box, boxes, hits = shapes.bounds(geom), self._boxes, self.hits
         return [i for i in (range(len(hits)) if among is None else among)
                 if not apart(boxes[i], box) and hits[i].shape.intersects(geom)]
 
@@ -169,7 +170,7 @@ class TableMap:
         if hits is None:
             if len(self._at) > 50_000:
                 self._at.clear()
-            hits = self._at[key] = tuple(self._candidates(Point(x, y)))
+            hits = self._at[key] = tuple(self._candidates(shapes.point(x, y)))
         return list(hits)
 
     def ground_at(self, x: float, y: float) -> TerrainType:
@@ -259,7 +260,7 @@ class TableMap:
         if hit is None:
             if len(self._path_trail) > 50_000:
                 self._path_trail.clear()
-            path = Point(x0, y0) if (x0, y0) == (x1, y1) else shapely.linestrings([(x0, y0), (x1, y1)])
+            path = shapes.point(x0, y0) if (x0, y0) == (x1, y1) else shapes.segment(x0, y0, x1, y1)
             hit = self._path_trail[key] = self._covered_by_trails(path)
         return hit
 

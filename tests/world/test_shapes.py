@@ -1,0 +1,59 @@
+"""``game.world.shapes`` gives what shapely's own calls give, to the last bit (the rules' gaps, sweeps and
+watched zones are measured through it)."""
+
+from __future__ import annotations
+
+import random
+
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
+
+from game.world import shapes
+from game.world.features import base_corners
+
+
+def _rects(n: int = 40, seed: int = 3) -> list[Polygon]:
+    rng = random.Random(seed)
+    return [Polygon(base_corners(rng.uniform(0, 20), rng.uniform(0, 20), rng.uniform(0, 360), rng.uniform(0.5, 2),
+                                 rng.uniform(0.5, 2))) for _ in range(n)]
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a.wkb == b.wkb
+
+
+def test_constructors_match_shapely() -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        x, y, x1, y1 = (rng.uniform(-5, 50) for _ in range(4))
+        assert _same(shapes.point(x, y), Point(x, y))
+        assert _same(shapes.segment(x, y, x1, y1), shapely.linestrings([(x, y), (x1, y1)]))
+        corners = base_corners(x, y, rng.uniform(0, 360), 1.0, 0.75)
+        assert _same(shapes.polygon(corners), shapely.polygons(corners))
+        assert _same(shapes.polygon(list(corners)), Polygon(corners))
+    assert _same(shapes.point(3, 4), Point(3, 4))  # whole numbers as well as floats
+
+
+def test_measures_match_shapely() -> None:
+    rects = _rects()
+    for a in rects:
+        for b in rects[:10]:
+            assert _same(shapes.shortest_line(a, b), shapely.shortest_line(a, b))
+        assert shapes.bounds(a) == a.bounds
+        assert shapes.coords(a.exterior) == list(a.exterior.coords)
+
+
+def test_paths_and_zones_match_shapely() -> None:
+    rects = _rects(12, seed=5)
+    zone = unary_union(rects)
+    assert _same(shapes.union_all(rects), zone)
+    line = LineString([(0, 0), (20, 17)])
+    for r in rects:
+        p = Point(r.centroid)
+        assert shapes.locate(line, p) == line.project(p)
+        assert type(shapes.locate(line, p)) is float
+    for radius, quad in ((0.5, 8), (1.25, 16)):
+        assert _same(shapes.buffer(Point(2, 3), radius, quad), Point(2, 3).buffer(radius, quad_segs=quad))
+        assert _same(shapes.buffer(line, radius, quad), line.buffer(radius, quad_segs=quad))
+    assert _same(shapes.buffer(line, 0.7, flat=True), line.buffer(0.7, cap_style="flat"))
