@@ -6,7 +6,9 @@ on its 72" x 48" table under four conditions (day; dusk with a lit circle; monso
 2000 random ones over that table with ends raised or lowered (``tests.world.tables.random_lines``, the
 mix the fast-path tests use), and on each shipped scenario's table 2000 random sightlines by day and at
 dusk plus 500 given as (x, y) ends. An answer is ``LosResult.to_dict()`` in full (visible, fraction, distance, inches, cutoff, limit,
-blocker, clause, reason, elevated, woodline, traced), compared exactly.
+blocker, clause, reason, elevated, woodline, traced), compared exactly. The batched path
+(``TableLOS.batch``, which drops a sightline as soon as it is known to be blocked) is recorded beside it:
+each set's visible answers, and all 20,000 of the benchmark's under each condition.
 
     PYTHONPATH=. python benchmarks/los_answers.py record answers.json
     PYTHONPATH=. python benchmarks/los_answers.py compare answers.json   # exit status 1 on any difference
@@ -40,6 +42,10 @@ def answers(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, conditions: Co
             for e, t in zip(eyes.tolist(), targets.tolist(), strict=True)]
 
 
+def batched(los: TableLOS, eyes: np.ndarray, targets: np.ndarray, conditions: Conditions) -> list:
+    return [bool(v) for v in los.batch(eyes, targets, conditions)]
+
+
 def collect() -> dict[str, list]:
     out: dict[str, list] = {}
     table = convention_table()
@@ -47,13 +53,16 @@ def collect() -> dict[str, list]:
     eyes, targets = sightlines(los, 20000)
     for k, cond in enumerate(CONDITIONS):
         out[f"benchmark/{k}"] = answers(los, eyes[:2000], targets[:2000], cond)
+        out[f"batch/benchmark/{k}"] = batched(los, eyes, targets, cond)
     eyes, targets = random_lines(los, 2000, 7)
     out["benchmark/random"] = answers(los, eyes, targets, CONDITIONS[0])
+    out["batch/benchmark/random"] = batched(los, eyes, targets, CONDITIONS[0])
     for path in shipped_scenarios().values():  # (Dinky Dau's: another ruleset's table is its own)
         los = TableLOS.from_scenario(load_scenario(path))
         eyes, targets = random_lines(los, 2000, 11)
         for k, cond in enumerate(CONDITIONS[:2]):
             out[f"{path.stem}/{k}"] = answers(los, eyes, targets, cond)
+            out[f"batch/{path.stem}/{k}"] = batched(los, eyes, targets, cond)
         out[f"{path.stem}/xy"] = answers(los, eyes[:500, :2], targets[:500, :2], CONDITIONS[0])
     return out
 

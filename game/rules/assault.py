@@ -34,6 +34,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.memo import table_memo
 from game.rules.state import Element, Stand, base_of, bounds_of
+from game.world import shapes
 from game.world.features import apart_by
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def fall_back(g: Game, loser: Element, winner: Element) -> None:
             if any(t.move == "impassable" for t in g.table.terrain_along(swept)):
                 ok = False
             for e in enemies:
-                if swept.intersection(base_of(g.book, e)).area > 1e-6 or fire.gap(g, moved[s.id], e) <= a.surround:
+                if shapes.overlap(swept, base_of(g.book, e)) > 1e-6 or fire.gap(g, moved[s.id], e) <= a.surround:
                     ok = False
         if ok:
             best = moved

@@ -27,6 +27,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import ActionKind, register
 from game.rules.riverine import at_bank, bank_gap, boat_of, landing_point, rstate, rules, water
 from game.rules.state import Element, Stand, base_of
+from game.world import shapes
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -57,7 +58,7 @@ def bank_spots(g: Game, vstand: Stand, el: Element, reach: float) -> dict[str, t
                 moved[s.id] = Stand(**{**s.__dict__, "x": round(px, 4), "y": round(py, 4), "facing": round(ang % 360, 4)})
             if any(math.hypot(m.x - ox, m.y - oy) > reach + 1e-9 for m in moved.values()):
                 continue
-            if any(w.water.intersection(base_of(g.book, m)).area > 1e-4 for m in moved.values()):
+            if any(shapes.overlap(w.water, base_of(g.book, m)) > 1e-4 for m in moved.values()):
                 continue
             if g.placement_ok(el, moved):
                 return {sid: (m.x, m.y, m.facing) for sid, m in moved.items()}

@@ -50,6 +50,7 @@ from game.rules.memo import table_memo
 from game.rules.movement import MODES
 from game.rules.offers import Items, Offer
 from game.rules.state import Blind, Element, Stand, base_of, disc
+from game.world import shapes
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -309,7 +310,7 @@ class BlindMove(SideActionKind):
             raise IllegalAction(f"Blind {b.id} would move {dist:.2f}\" but a {MODES[mode][0]} allows "
                                 f"{reach:.2f}\" here", f"{MODES[mode][1]}; G-01")
         for st in g.state.side_stands(g.state.other(side)):
-            if base_of(g.book, st).intersection(disc).area > 1e-6:
+            if shapes.overlap(base_of(g.book, st), disc) > 1e-6:
                 raise IllegalAction(f"Blind {b.id} would end on an enemy stand", "DD-3.20")
         dx, dy = tx - b.x, ty - b.y
         for el in els:

@@ -66,6 +66,7 @@ from game.rules.errors import IllegalAction
 from game.rules.game import SideActionKind, register_side
 from game.rules.offers import Items, Offer
 from game.rules.state import Element, Stand, Token, base_of, token_shape
+from game.world import shapes
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -263,7 +264,7 @@ def _clear(g: Game, el: Element, x: float, y: float, others: list[tuple[float, f
     if not g.table.within_table(disc):
         return False
     s = g.state
-    if any(base_of(g.book, st).intersection(disc).area > 1e-6 for st in s.side_stands(s.other(el.side))):
+    if any(shapes.overlap(base_of(g.book, st), disc) > 1e-6 for st in s.side_stands(s.other(el.side))):
         return False
     marks = [(b.x, b.y) for b in s.blinds.values()] + others
     if any(math.hypot(bx - x, by - y) < 2 * r for bx, by in marks):

@@ -44,6 +44,7 @@ from game.rules.offers import Items, Offer, freeze, freeze_all
 from game.rules.scenario import Scenario
 from game.rules.state import Blind, Element, GameState, Stand, base_of, bounds_of, initial_state
 from game.rules.terrain_changes import burnt_polygons
+from game.world import shapes
 from game.world.features import apart
 from game.world.tablemap import TableMap
 
@@ -696,10 +697,10 @@ class Game:
                 if not self.table.within_table(rect):
                     raise IllegalAction(f"'{sid}' would end off the table", "DD-1.2")
                 for o, obox in others:
-                    if not apart(obox, box) and rect.intersection(base_of(self.book, o)).area > 1e-6:
+                    if not apart(obox, box) and shapes.overlap(rect, base_of(self.book, o)) > 1e-6:
                         raise IllegalAction(f"'{sid}' would end overlapping '{o.id}'", "DD-3.20")
                 for other_id, other in moved.items():
-                    if other_id < sid and rect.intersection(base_of(self.book, other)).area > 1e-6:
+                    if other_id < sid and shapes.overlap(rect, base_of(self.book, other)) > 1e-6:
                         raise IllegalAction(f"'{sid}' would end overlapping '{other_id}'", "DD-3.20")
             if not coherent(self, element, moved):
                 raise IllegalAction("every stand must end within 2\" of another stand of its element", "DD-1.8")

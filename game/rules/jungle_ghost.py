@@ -59,6 +59,7 @@ from game.rules.dice import Modifier, resolve_test
 from game.rules.scenario import ELEMENT_KINDS
 from game.rules.state import Blind, Element, Stand, base_of
 from game.terrain import sight
+from game.world import shapes
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -920,10 +921,10 @@ def _place_ok(g: Game, el: Element, moved: dict) -> bool:
             return False
         for o in g.state.stands.values():
             if o.alive and g.state.elements[o.element].blind is None and \
-                    rect.intersection(base_of(g.book, o)).area > 1e-6:
+                    shapes.overlap(rect, base_of(g.book, o)) > 1e-6:
                 return False
         for oid, other in rects.items():
-            if oid < sid and rect.intersection(other).area > 1e-6:
+            if oid < sid and shapes.overlap(rect, other) > 1e-6:
                 return False
     return True
 

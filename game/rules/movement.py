@@ -258,7 +258,7 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
         for o in g.state.stands.values():
             if not o.alive or o.element == element.id or g.state.elements[o.element].hidden:
                 continue
-            if apart(bounds_of(g.book, o), box) or swept.intersection(base_of(g.book, o)).area <= 1e-6:
+            if apart(bounds_of(g.book, o), box) or shapes.overlap(swept, base_of(g.book, o)) <= 1e-6:
                 continue
             if o.side != element.side:
                 raise IllegalAction(f"'{s.id}' cannot move through enemy stand '{o.id}'", "DD-3.20")

@@ -230,7 +230,7 @@ def _stretch(path: LineString, zone) -> tuple[float, float] | None:
     when the path does not enter it."""
     if not zone.intersects(path):  # (the zone is prepared, ``watched_zone``: quicker than the intersection)
         return None
-    inside = path.intersection(zone)
+    inside = shapes.intersection(path, zone)
     if inside.is_empty or inside.length <= 1e-6:
         return None
     parts = getattr(inside, "geoms", [inside])

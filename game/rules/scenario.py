@@ -25,6 +25,7 @@ from shapely.geometry import Point
 from game.rules.data import SIDES, Rulebook, rulebook
 from game.rulesets.base import Problem, ScenarioError  # the seam's: every ruleset reports alike
 from game.terrain import sight
+from game.world import shapes
 from game.world.features import Feature, base_rectangle
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent.parent / "scenarios"
@@ -676,7 +677,7 @@ def _check_bases(r: _Reader, elements: list[ElementSetup], book: Rulebook, width
         if not r.full:  # past the limit the rest are not listed (and not looked for)
             for n in sorted(int(n) for n in tree.query(rect) if n < k):
                 other_id, other_rect = placed[n]
-                if rect.intersection(other_rect).area > 1e-6:
+                if shapes.overlap(rect, other_rect) > 1e-6:
                     r.problem(path, f"stand '{st.id}' overlaps stand '{other_id}' (DD-3.20)")
         k += 1
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from game.rules.chapters import Chapter, Step, register_chapter, set_state, state_of
 from game.rules.data import DATA_DIR, SIDES, DataError, Rulebook, build, one_of, read_toml, rulebook
 from game.rules.state import Element, Stand
+from game.world import shapes
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -389,7 +390,7 @@ def wreck_in_path(g: Game, stand: Stand, dest: Stand) -> bool:
     if not hulls:
         return False
     swept = sweep(g, stand, dest)
-    return any(swept.intersection(h).area > 1e-6 for h in hulls)
+    return any(shapes.overlap(swept, h) > 1e-6 for h in hulls)
 
 
 def wreck_shelter(g: Game, stand: Stand) -> Any:

@@ -76,3 +76,14 @@ def buffer(g: BaseGeometry, radius: float, quad_segs: int = 16, flat: bool = Fal
 def union_all(parts) -> BaseGeometry:
     """``shapely.union_all(parts)`` (``shapely.ops.unary_union``) of a list of geometries."""
     return lib.unary_union_scalar(lib.create_collection(np.asarray(parts, dtype=object).ravel(), _COLLECTION))
+
+
+def intersection(a: BaseGeometry, b: BaseGeometry) -> BaseGeometry:
+    """``a.intersection(b)`` (the method's own scalar call, without its deprecation wrapper)."""
+    return lib.intersection_scalar(a, b)
+
+
+def overlap(a: BaseGeometry, b: BaseGeometry) -> float:
+    """``a.intersection(b).area``: how much of the table two shapes share (a base on a base, a path
+    through a base)."""
+    return lib.area_scalar(lib.intersection_scalar(a, b))

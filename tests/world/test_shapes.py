@@ -40,6 +40,8 @@ def test_measures_match_shapely() -> None:
     for a in rects:
         for b in rects[:10]:
             assert _same(shapes.shortest_line(a, b), shapely.shortest_line(a, b))
+            assert _same(shapes.intersection(a, b), a.intersection(b))
+            assert shapes.overlap(a, b) == a.intersection(b).area
         assert shapes.bounds(a) == a.bounds
         assert shapes.coords(a.exterior) == list(a.exterior.coords)
 
