@@ -279,7 +279,7 @@ def in_column(g: Game, el: Element, moving: str | None = None) -> bool:
     if moving == "trail_rush" or el.last_move == "trail_rush":
         return True
     stands = g.state.living(el)
-    if len(stands) < 2 or not all(g.table.on_trail(shapes.point(s.x, s.y)) for s in stands):
+    if len(stands) < 2 or not all(g.table.point_on_trail(s.x, s.y) for s in stands):
         return False
     rects = [base_of(g.book, s) for s in stands]
     span = max(a.hausdorff_distance(b) for a in rects for b in rects)

@@ -29,7 +29,7 @@ from shapely.geometry import Polygon
 from game.rules.errors import IllegalAction
 from game.rules.state import Element, Stand, base_of, bounds_of
 from game.world import shapes
-from game.world.features import apart, base_corners
+from game.world.features import apart, around, base_corners
 
 if TYPE_CHECKING:
     from game.rules.game import Game
@@ -254,7 +254,7 @@ def plan_move(g: Game, element: Element, mode: str, action: dict) -> Plan:
     for s in stands:
         d = dests[s.id]
         swept = sweep(g, s, d)
-        box = shapes.bounds(swept)
+        box = around([bounds_of(g.book, s), bounds_of(g.book, d)])  # (the swept hull's bounds: its corners')
         for o in g.state.stands.values():
             if not o.alive or o.element == element.id or g.state.elements[o.element].hidden:
                 continue

@@ -27,6 +27,10 @@ from game.terrain import COVER_ORDER, TerrainBook, TerrainType
 from game.world import shapes
 from game.world.features import Feature, apart
 
+_intersects_xy = shapely.lib.intersects_xy_scalar
+"""Does a prepared shape meet the point (x, y)? (``shapely.intersects_xy`` for one shape, which prepares it
+first: every feature's shape here is prepared when the map is set up)."""
+
 __all__ = ["COVER_ORDER", "Change", "TableMap", "TerrainHit"]
 
 
@@ -143,12 +147,21 @@ class TableMap:
         return new
 
     # -- basic queries ---------------------------------------------------------------------------
-    def _indices(self, geom: BaseGeometry, among: list[int] | None = None) -> list[int]:
+    def _indices(self, geom: BaseGeometry, among: list[int] | None = None,
+                 box: tuple[float, float, float, float] | None = None) -> list[int]:
         """The features (as indices into ``hits``, in scenario order) that ``geom`` touches: of all of them,
-        or of those ``among`` (indices in scenario order)."""
-        box, boxes, hits = shapes.bounds(geom), self._boxes, self.hits
+        or of those ``among`` (indices in scenario order). ``box``: ``geom``'s bounds, where the caller
+        has them."""
+        box, boxes, hits = shapes.bounds(geom) if box is None else box, self._boxes, self.hits
         return [i for i in (range(len(hits)) if among is None else among)
                 if not apart(boxes[i], box) and hits[i].shape.intersects(geom)]
+
+    def _indices_at(self, x: float, y: float, among: list[int] | None = None) -> list[int]:
+        """:meth:`_indices` of the point (x, y), asked of each feature's prepared shape without making the
+        point (``intersects_xy``: the same answer as ``intersects(Point(x, y))``)."""
+        boxes, hits, at = self._boxes, self.hits, _intersects_xy
+        return [i for i in (range(len(hits)) if among is None else among)
+                if boxes[i][0] <= x <= boxes[i][2] and boxes[i][1] <= y <= boxes[i][3] and at(hits[i].shape, x, y)]
 
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
         return [self.hits[i] for i in self._indices(geom)]
@@ -170,7 +183,7 @@ class TableMap:
         if hits is None:
             if len(self._at) > 50_000:
                 self._at.clear()
-            hits = self._at[key] = tuple(self._candidates(shapes.point(x, y)))
+            hits = self._at[key] = tuple(self.hits[i] for i in self._indices_at(x, y))
         return list(hits)
 
     def ground_at(self, x: float, y: float) -> TerrainType:
@@ -243,8 +256,9 @@ class TableMap:
             self._trail_cache[key] = self._covered_by_trails(centre_path)
         return self._trail_cache[key]
 
-    def _covered_by_trails(self, centre_path: BaseGeometry) -> bool:
-        trails = tuple(self._indices(centre_path, self._trails))
+    def _covered_by_trails(self, centre_path: BaseGeometry, box: tuple[float, float, float, float] | None = None
+                           ) -> bool:
+        trails = tuple(self._indices(centre_path, self._trails, box))
         if not trails:
             return False
         area = self._trail_areas.get(trails)  # the trails it touches, grown by 0.02": a few serve every query
@@ -261,7 +275,8 @@ class TableMap:
             if len(self._path_trail) > 50_000:
                 self._path_trail.clear()
             path = shapes.point(x0, y0) if (x0, y0) == (x1, y1) else shapes.segment(x0, y0, x1, y1)
-            hit = self._path_trail[key] = self._covered_by_trails(path)
+            box = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))  # (the path's bounds)
+            hit = self._path_trail[key] = self._covered_by_trails(path, box)
         return hit
 
     def point_on_trail(self, x: float, y: float) -> bool:

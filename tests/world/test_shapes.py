@@ -59,3 +59,23 @@ def test_paths_and_zones_match_shapely() -> None:
         assert _same(shapes.buffer(Point(2, 3), radius, quad), Point(2, 3).buffer(radius, quad_segs=quad))
         assert _same(shapes.buffer(line, radius, quad), line.buffer(radius, quad_segs=quad))
     assert _same(shapes.buffer(line, 0.7, flat=True), line.buffer(0.7, cap_style="flat"))
+
+
+def test_features_at_a_point_match_shapely_on_every_shipped_table() -> None:
+    # DD-3.2, G-01: the terrain under a point is every feature its shape meets, edges and corners included;
+    # ``TableMap.features_at`` asks the prepared shapes with ``intersects_xy``, without making the point
+    from game.rules.game import Game
+    from game.rules.scenario import load_scenario, shipped_scenarios
+
+    rng = random.Random(9)
+    for path in shipped_scenarios().values():
+        g = Game(load_scenario(path), 1, start=False)
+        table = g.table
+        points = [(rng.uniform(0, table.width), rng.uniform(0, table.height)) for _ in range(300)]
+        for h in table.hits[:40]:  # each feature's corners and the middles of its edges: on the boundary
+            ring = list(getattr(h.shape, "exterior", h.shape).coords) if h.shape.geom_type == "Polygon" else []
+            points += ring[:8] + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(ring[:8], ring[1:9])]
+        for x, y in points:
+            want = [h for h in table.hits if h.shape.intersects(Point(x, y))]
+            assert table.features_at(x, y) == want, (path.stem, x, y)
+            assert table.point_on_trail(x, y) == table.on_trail(Point(x, y)), (path.stem, x, y)
