@@ -4,6 +4,7 @@ watched zones are measured through it)."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
@@ -74,7 +75,7 @@ def test_features_at_a_point_match_shapely_on_every_shipped_table() -> None:
         points = [(rng.uniform(0, table.width), rng.uniform(0, table.height)) for _ in range(300)]
         for h in table.hits[:40]:  # each feature's corners and the middles of its edges: on the boundary
             ring = list(getattr(h.shape, "exterior", h.shape).coords) if h.shape.geom_type == "Polygon" else []
-            points += ring[:8] + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in zip(ring[:8], ring[1:9])]
+            points += ring[:8] + [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in pairwise(ring[:9])]
         for x, y in points:
             want = [h for h in table.hits if h.shape.intersects(Point(x, y))]
             assert table.features_at(x, y) == want, (path.stem, x, y)
