@@ -20,6 +20,7 @@ from typing import Any
 from game.rules.changes import REST, TABLE, Tracked, attach, tracked, versions
 from game.rules.data import Rulebook
 from game.rules.scenario import Scenario
+from game.world import shapes
 from game.world.features import base_bounds, base_rectangle
 
 
@@ -374,8 +375,6 @@ def token_shape(token: Token):
 def disc(x: float, y: float, radius: float):
     """A round footprint on the table (a casualty token, a Blind marker): immutable, so cached by
     position."""
-    from game.world import shapes
-
     return shapes.buffer(shapes.point(x, y), radius, quad_segs=8)
 
 

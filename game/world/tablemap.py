@@ -156,11 +156,11 @@ class TableMap:
         return [i for i in (range(len(hits)) if among is None else among)
                 if not apart(boxes[i], box) and hits[i].shape.intersects(geom)]
 
-    def _indices_at(self, x: float, y: float, among: list[int] | None = None) -> list[int]:
+    def _indices_at(self, x: float, y: float) -> list[int]:
         """:meth:`_indices` of the point (x, y), asked of each feature's prepared shape without making the
         point (``intersects_xy``: the same answer as ``intersects(Point(x, y))``)."""
         boxes, hits, at = self._boxes, self.hits, _intersects_xy
-        return [i for i in (range(len(hits)) if among is None else among)
+        return [i for i in range(len(hits))
                 if boxes[i][0] <= x <= boxes[i][2] and boxes[i][1] <= y <= boxes[i][3] and at(hits[i].shape, x, y)]
 
     def _candidates(self, geom: BaseGeometry) -> list[TerrainHit]:
