@@ -128,3 +128,36 @@ def test_a_cache_that_cannot_be_written_leaves_the_modules_as_source(toy, tmp_pa
     failing = compiled.build(["toypkg.mod"], jobs=1)
     assert list(failing) == ["toypkg.mod"] and "NotADirectoryError" in failing["toypkg.mod"]
     assert _fresh("toypkg.mod").answer() == 42
+
+
+_TOY_TRAINING = """
+import glob, importlib.util, os
+path, = glob.glob(os.path.join(os.environ["DINKYDAU_COMPILED_CACHE"], "toypkg.mod-*.so"))
+spec = importlib.util.spec_from_file_location("toypkg.mod", path)
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+assert [mod.answer() for _ in range(1000)] == [42] * 1000
+"""
+
+
+def test_a_build_guided_by_a_profile_reads_what_its_training_counted(toy, monkeypatch):
+    """The counting build is what the training loads, and the final build reads its counts: with a missing
+    profile made an error, the build still succeeds, and it answers as the source does."""
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    use = tuple(f for f in compiled.PROFILE["use"] if f != "-Wno-missing-profile") + ("-Werror=missing-profile",)
+    monkeypatch.setitem(compiled.PROFILE, "use", use)
+    assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", _TOY_TRAINING]) == {}
+    mod = _fresh("toypkg.mod")
+    assert isinstance(mod.__loader__, compiled._Loader)
+    assert mod.answer() == 42
+    cache = Path(os.environ["DINKYDAU_COMPILED_CACHE"])
+    assert [p.name for p in cache.iterdir()] == [compiled.target("toypkg.mod").name]  # (the training's folder gone)
+
+
+def test_a_training_that_fails_leaves_plain_builds(toy, capfd):
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", "raise SystemExit('no table')"]) == {}
+    assert "the training run failed (exit 1: no table)" in capfd.readouterr().err
+    assert _fresh("toypkg.mod").answer() == 42
