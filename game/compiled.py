@@ -338,9 +338,13 @@ def build(names: Iterable[str] = MODULES, cc: str = "cc", jobs: int | None = Non
     if not todo:
         return {}
     workers = jobs or os.cpu_count() or 1
+    results = None
     if train and _gcc(cc):
-        results = _profiled(todo, cc, workers, train)
-    else:
+        try:
+            results = _profiled(todo, cc, workers, train)
+        except OSError:  # (no room for the training's folder, or no links in it: the builds are plain)
+            results = None
+    if results is None:
         results = _each(todo, cc, workers, dict.fromkeys(todo, "plain"), {})
     return {n: why for n, why in results.items() if why is not None}
 

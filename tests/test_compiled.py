@@ -125,8 +125,9 @@ def test_a_cache_that_cannot_be_written_leaves_the_modules_as_source(toy, tmp_pa
         pytest.skip("no Python headers to compile against")
     (tmp_path / "blocked").write_text("a file, not a folder")
     monkeypatch.setenv("DINKYDAU_COMPILED_CACHE", str(tmp_path / "blocked" / "compiled"))
-    failing = compiled.build(["toypkg.mod"], jobs=1)
-    assert list(failing) == ["toypkg.mod"] and "NotADirectoryError" in failing["toypkg.mod"]
+    for train in (None, [sys.executable, "-c", "pass"]):  # plain, or guided by a profile
+        failing = compiled.build(["toypkg.mod"], jobs=1, train=train)
+        assert list(failing) == ["toypkg.mod"] and "NotADirectoryError" in failing["toypkg.mod"]
     assert _fresh("toypkg.mod").answer() == 42
 
 
