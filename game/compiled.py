@@ -204,7 +204,10 @@ def _build_one(name: str, cc: str, stage: str = "plain", work: str | None = None
     "plain"; "generate" (a build with the profile's counters, left in ``work`` for the training);
     "use" (from ``work``'s C, reading the profile the training left there)."""
     try:
-        return _build(name, cc, stage, None if work is None else Path(work))
+        why = _build(name, cc, stage, None if work is None else Path(work))
+        if why is not None and stage == "use":  # (the profile refused, a stale one say: the plain build)
+            why = _build(name, cc, "plain", Path(work))  # type: ignore[arg-type]
+        return why
     except Exception as exc:  # (a cache that cannot be written, a compiler that crashed, ...)
         return f"{type(exc).__name__}: {exc}"
 
@@ -226,11 +229,15 @@ def _build(name: str, cc: str, stage: str, work: Path | None) -> str | None:
     with place as tmp:
         # absolute paths: a profile's counters are kept beside the object file, found there by its path
         c, obj, out = (Path(tmp, f).resolve() for f in ("module.c", "module.o", "module.so"))
+        of = Path(tmp, "module.py")  # the source the C was made from: a later stage builds only that
+        if c.is_file() and of.read_bytes() != text:
+            return "the source changed while it was built"
         flags = PROFILE.get(stage, ())
         try:
             if not c.is_file():
                 from Cython.Compiler.Main import CompilationOptions, compile_single
 
+                of.write_bytes(text)
                 options = CompilationOptions(compiler_directives=DIRECTIVES, output_file=str(c), language_level=3)
                 # compiled from its own file: a traceback names it and its line, as from the source
                 result = compile_single(str(source(name)), options, full_module_name=name)

@@ -162,3 +162,28 @@ def test_a_training_that_fails_leaves_plain_builds(toy, capfd):
     assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", "raise SystemExit('no table')"]) == {}
     assert "the training run failed (exit 1: no table)" in capfd.readouterr().err
     assert _fresh("toypkg.mod").answer() == 42
+
+
+def test_a_source_edited_while_its_training_runs_is_not_built_from_its_older_text(toy):
+    """The C made before the training is of the older text: no build of it is kept under the new text's
+    name (a build never runs in place of newer code); the module runs as its source until built again."""
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    edit = f"open({str(toy)!r}, 'w').write('def answer():\\n    return 7\\n')"
+    failing = compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", edit])
+    assert failing == {"toypkg.mod": "the source changed while it was built"}
+    assert not compiled.target("toypkg.mod").exists()
+    mod = _fresh("toypkg.mod")
+    assert not isinstance(mod.__loader__, compiled._Loader) and mod.answer() == 7
+    assert compiled.build(["toypkg.mod"], jobs=1) == {}  # built again, of the text as it is now
+    assert _fresh("toypkg.mod").answer() == 7
+
+
+def test_a_profile_the_compiler_refuses_leaves_a_plain_build(toy, monkeypatch):
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    monkeypatch.setitem(compiled.PROFILE, "use", ("-fprofile-use", "-fno-such-option-here"))
+    assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", _TOY_TRAINING]) == {}
+    mod = _fresh("toypkg.mod")
+    assert isinstance(mod.__loader__, compiled._Loader) and mod.answer() == 42
+    assert not compiled.target("toypkg.mod").with_suffix(".failed").exists()
