@@ -292,11 +292,16 @@ def _profiled(todo: list[str], cc: str, workers: int, train: list[str]) -> dict[
     """Build ``todo`` guided by a profile: each with counters, then ``train`` run with those builds loaded
     (and every other listed module's build as it is), then each again, reading what was counted. A module
     whose counting build failed, or all of them when the training failed, are built plain."""
+    import shutil
     import subprocess
     import tempfile
+    import time
 
     cache = _cache()
     cache.mkdir(parents=True, exist_ok=True)
+    for old in cache.glob("profile-*"):  # (left by a build that was killed: a day on, no build is using it)
+        if time.time() - old.stat().st_mtime > 86_400:
+            shutil.rmtree(old, ignore_errors=True)
     with tempfile.TemporaryDirectory(dir=cache, prefix="profile-") as tmp:
         works = {n: Path(tmp, n) for n in todo}
         for w in works.values():

@@ -156,6 +156,18 @@ def test_a_build_guided_by_a_profile_reads_what_its_training_counted(toy, monkey
     assert [p.name for p in cache.iterdir()] == [compiled.target("toypkg.mod").name]  # (the training's folder gone)
 
 
+def test_a_training_folder_left_by_a_killed_build_is_cleared_a_day_on(toy):
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    cache = Path(os.environ["DINKYDAU_COMPILED_CACHE"])
+    stale, recent = cache / "profile-stale", cache / "profile-recent"
+    for d in (stale, recent):
+        (d / "toypkg.mod").mkdir(parents=True)
+    os.utime(stale, (0, 0))  # (a build killed long ago)
+    assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", "pass"]) == {}
+    assert not stale.exists() and recent.exists()  # (a recent one may be another build's, still running)
+
+
 def test_a_training_that_fails_leaves_plain_builds(toy, capfd):
     if compiled._headers() is None or not compiled._gcc("cc"):
         pytest.skip("no Python headers, or no GCC for a profile")
