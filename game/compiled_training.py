@@ -26,10 +26,11 @@ def main() -> int:
     from game.rules.scenario import shipped_scenarios
 
     t0 = time.process_time()
-    for name in shipped_scenarios():
+    names = list(shipped_scenarios())
+    for name in names:
         for seed in range(FIRST_SEED, FIRST_SEED + GAMES):
             play(name, seed)
-    print(f"training: {GAMES} games on each of {len(shipped_scenarios())} scenarios "
+    print(f"training: {GAMES} games on each of {len(names)} scenarios "
           f"({time.process_time() - t0:.1f} CPU s)", file=sys.stderr)
     return 0
 

@@ -131,6 +131,14 @@ def test_a_cache_that_cannot_be_written_leaves_the_modules_as_source(toy, tmp_pa
     assert _fresh("toypkg.mod").answer() == 42
 
 
+@pytest.fixture
+def gcc(toy):
+    """The toy module, where GCC and the interpreter's headers are here to build it guided by a profile."""
+    if compiled._headers() is None or not compiled._gcc("cc"):
+        pytest.skip("no Python headers, or no GCC for a profile")
+    return toy
+
+
 _TOY_TRAINING = """
 import glob, importlib.util, os
 path, = glob.glob(os.path.join(os.environ["DINKYDAU_COMPILED_CACHE"], "toypkg.mod-*.so"))
@@ -141,11 +149,9 @@ assert [mod.answer() for _ in range(1000)] == [42] * 1000
 """
 
 
-def test_a_build_guided_by_a_profile_reads_what_its_training_counted(toy, monkeypatch):
+def test_a_build_guided_by_a_profile_reads_what_its_training_counted(gcc, monkeypatch):
     """The counting build is what the training loads, and the final build reads its counts: with a missing
     profile made an error, the build still succeeds, and it answers as the source does."""
-    if compiled._headers() is None or not compiled._gcc("cc"):
-        pytest.skip("no Python headers, or no GCC for a profile")
     use = tuple(f for f in compiled.PROFILE["use"] if f != "-Wno-missing-profile") + ("-Werror=missing-profile",)
     monkeypatch.setitem(compiled.PROFILE, "use", use)
     assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", _TOY_TRAINING]) == {}
@@ -156,9 +162,7 @@ def test_a_build_guided_by_a_profile_reads_what_its_training_counted(toy, monkey
     assert [p.name for p in cache.iterdir()] == [compiled.target("toypkg.mod").name]  # (the training's folder gone)
 
 
-def test_a_training_folder_left_by_a_killed_build_is_cleared_a_day_on(toy):
-    if compiled._headers() is None or not compiled._gcc("cc"):
-        pytest.skip("no Python headers, or no GCC for a profile")
+def test_a_training_folder_left_by_a_killed_build_is_cleared_a_day_on(gcc):
     cache = Path(os.environ["DINKYDAU_COMPILED_CACHE"])
     stale, recent = cache / "profile-stale", cache / "profile-recent"
     for d in (stale, recent):
@@ -168,20 +172,16 @@ def test_a_training_folder_left_by_a_killed_build_is_cleared_a_day_on(toy):
     assert not stale.exists() and recent.exists()  # (a recent one may be another build's, still running)
 
 
-def test_a_training_that_fails_leaves_plain_builds(toy, capfd):
-    if compiled._headers() is None or not compiled._gcc("cc"):
-        pytest.skip("no Python headers, or no GCC for a profile")
+def test_a_training_that_fails_leaves_plain_builds(gcc, capfd):
     assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", "raise SystemExit('no table')"]) == {}
     assert "the training run failed (exit 1: no table)" in capfd.readouterr().err
     assert _fresh("toypkg.mod").answer() == 42
 
 
-def test_a_source_edited_while_its_training_runs_is_not_built_from_its_older_text(toy):
+def test_a_source_edited_while_its_training_runs_is_not_built_from_its_older_text(gcc):
     """The C made before the training is of the older text: no build of it is kept under the new text's
     name (a build never runs in place of newer code); the module runs as its source until built again."""
-    if compiled._headers() is None or not compiled._gcc("cc"):
-        pytest.skip("no Python headers, or no GCC for a profile")
-    edit = f"open({str(toy)!r}, 'w').write('def answer():\\n    return 7\\n')"
+    edit = f"open({str(gcc)!r}, 'w').write('def answer():\\n    return 7\\n')"
     failing = compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", edit])
     assert failing == {"toypkg.mod": "the source changed while it was built"}
     assert not compiled.target("toypkg.mod").exists()
@@ -191,9 +191,7 @@ def test_a_source_edited_while_its_training_runs_is_not_built_from_its_older_tex
     assert _fresh("toypkg.mod").answer() == 7
 
 
-def test_a_profile_the_compiler_refuses_leaves_a_plain_build(toy, monkeypatch):
-    if compiled._headers() is None or not compiled._gcc("cc"):
-        pytest.skip("no Python headers, or no GCC for a profile")
+def test_a_profile_the_compiler_refuses_leaves_a_plain_build(gcc, monkeypatch):
     monkeypatch.setitem(compiled.PROFILE, "use", ("-fprofile-use", "-fno-such-option-here"))
     assert compiled.build(["toypkg.mod"], jobs=1, train=[sys.executable, "-c", _TOY_TRAINING]) == {}
     mod = _fresh("toypkg.mod")
