@@ -26,7 +26,7 @@ from game.rules.data import SIDES, Rulebook, rulebook
 from game.rulesets.base import Problem, ScenarioError  # the seam's: every ruleset reports alike
 from game.terrain import sight
 from game.world import shapes
-from game.world.features import Feature, base_rectangle
+from game.world.features import Feature, base_rectangle, canopy_problem
 
 SCENARIO_DIR = Path(__file__).resolve().parent.parent.parent / "scenarios"
 
@@ -460,6 +460,10 @@ def _read_features(r: _Reader, raw: list, book: Rulebook) -> list[Feature]:
         shape = feat.shape()
         if shape.is_empty or shape.area <= 0:
             r.problem(p.rstrip("."), "has no area")
+            continue
+        wrong = canopy_problem(feat, book.terrain[ftype].canopy_bottom, book.terrain[ftype].canopy_top)
+        if wrong is not None:
+            r.problem(p + wrong[0], wrong[1])
             continue
         if book.terrain[ftype].elevation and feat.height <= 0:
             r.problem(p + "height", "a hill needs a positive height")

@@ -46,7 +46,7 @@ from shapely.geometry.base import BaseGeometry
 from trimesh.visual.material import PBRMaterial
 
 from game.terrain import TerrainBook, TerrainType, sight, terrain_book
-from game.world.features import Feature
+from game.world.features import Feature, canopy_heights
 
 BAKE_VERSION = "1"
 """Bumped whenever the baked output changes; part of the cache key."""
@@ -56,6 +56,9 @@ SLAB = 0.75
 """Thickness of the table board below z = 0, inches."""
 WATER_SINK = 0.12
 """How far the ground is lowered under water and paddies, inches."""
+CROWN_RIM = 0.25
+"""A canopy raised on its trunks keeps at least this share of its depth (top less underside) at the rim,
+where a low rim would otherwise dip under the foliage's underside."""
 CANOPY_FLOOR = 0.1
 """How far a canopy volume reaches below the ground, so no sightline slips under it on a slope."""
 
@@ -351,9 +354,7 @@ class Node:
 def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground, shape: BaseGeometry) -> Node:
     """A closed foliage volume over the feature's footprint (DD-4.1, G-02)."""
     style = STYLES.get(cls, STYLES["secondary"])
-    bottom = feature.canopy_bottom if feature.canopy_bottom is not None else terrain.canopy_bottom
-    top = feature.canopy_top if feature.canopy_top is not None else terrain.canopy_top
-    top = top if top > 0 else 1.0
+    bottom, top = canopy_heights(feature, terrain.canopy_bottom, terrain.canopy_top)
     rng = np.random.default_rng(_seed("canopy", feature.id))
     meshes, shades = [], []
     for poly in _parts(shape):
@@ -372,6 +373,8 @@ def _canopy(feature: Feature, terrain: TerrainType, cls: str, ground: Ground, sh
         jitter[depth < 1e-6] = 1.0  # keep the rim even so walls are not spiky
         h = top * profile * shape_noise * jitter
         h = np.clip(h, 0.75 * top * style.rim, 1.35 * top)
+        if bottom > 0:  # crowns up on their trunks: the rim's foliage stays above its own underside
+            h = np.maximum(h, bottom + CROWN_RIM * (top - bottom))
         g = ground.dry_at(x, y)
         z_bottom = g + bottom - CANOPY_FLOOR if bottom <= 0 else g + bottom
         meshes.append(prism(pts, tris, g + h, z_bottom))

@@ -135,3 +135,28 @@ def base_rectangle(x: float, y: float, facing: float, width: float, depth: float
     immutable, so the rectangles are cached: the rules ask for the same bases many times per action.
     """
     return shapes.polygon(base_corners(x, y, facing, width, depth))  # (quicker than Polygon(...), the same shape)
+
+
+def canopy_heights(feature: Feature, bottom: float, top: float) -> tuple[float, float]:
+    """The foliage's underside and top over the ground, inches: the feature's own ``canopy_bottom`` /
+    ``canopy_top``, else the terrain's (``bottom``, ``top``); a top of 0 (a terrain that limits sight
+    without foliage, as rubble) stands 1" high."""
+    low = feature.canopy_bottom if feature.canopy_bottom is not None else bottom
+    high = feature.canopy_top if feature.canopy_top is not None else top
+    return low, (high if high > 0 else 1.0)
+
+
+def canopy_problem(feature: Feature, bottom: float, top: float) -> tuple[str, str] | None:
+    """What is wrong with the canopy heights a feature gives, as (field, message), or None (the terrain's
+    ``bottom`` and ``top`` stand in for a height it leaves out)."""
+    for key in ("canopy_bottom", "canopy_top"):
+        value = getattr(feature, key)
+        if value is not None and not math.isfinite(value):
+            return key, f"should be a finite number of inches, got {value!r}"
+    if feature.canopy_top is not None and feature.canopy_top <= 0:
+        return "canopy_top", f"the foliage's top must stand above the ground, got {feature.canopy_top:g}"
+    low, high = canopy_heights(feature, bottom, top)
+    if low >= high:
+        key = "canopy_bottom" if feature.canopy_bottom is not None else "canopy_top"
+        return key, f'the foliage\'s underside ({low:g}") must be below its top ({high:g}")'
+    return None

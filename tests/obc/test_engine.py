@@ -203,3 +203,14 @@ def test_a_bad_obc_scenario_names_its_field():  # non-negotiable 8
     problems = exc.value.data["problems"]
     assert exc.value.code == BAD_SCENARIO and any("squad[3].men[0].weapon" in p for p in problems)
     assert any("terrain[0].type" in p for p in problems)
+
+
+def test_an_obc_wood_whose_foliage_is_upside_down_names_its_field():  # non-negotiable 8; DD-4.1
+    raw = short()
+    k = next(i for i, f in enumerate(raw["terrain"]) if f["type"] in ("dense", "secondary", "bamboo", "light"))
+    raw["terrain"][k]["canopy_bottom"], raw["terrain"][k]["canopy_top"] = 2.0, 1.5
+    with pytest.raises(RpcError) as exc:
+        Engine().call("game.new", {"scenario": raw})
+    assert exc.value.code == BAD_SCENARIO
+    assert [p for p in exc.value.data["problems"] if "canopy" in p] == [
+        next(p for p in exc.value.data["problems"] if f"terrain[{k}].canopy_bottom" in p)]

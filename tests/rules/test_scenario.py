@@ -79,6 +79,26 @@ def test_unknown_fields_and_missing_sides():
     assert "side 'insurgent' is missing" in text
 
 
+@pytest.mark.parametrize(("given", "field", "words"), [
+    ({"canopy_bottom": 4.0}, "canopy_bottom", 'underside (4") must be below its top (3.6")'),
+    ({"canopy_bottom": 1.0, "canopy_top": 0.8}, "canopy_bottom", 'underside (1") must be below its top (0.8")'),
+    ({"canopy_top": 0.0}, "canopy_top", "must stand above the ground"),
+    ({"canopy_top": float("nan")}, "canopy_top", "should be a finite number of inches"),
+    ({"canopy_bottom": float("inf")}, "canopy_bottom", "should be a finite number of inches"),
+])
+def test_a_wood_whose_foliage_is_upside_down_is_refused_by_name(given, field, words):
+    # DD-4.1: a wood's canopy is a volume from its underside up to its top (dense jungle's top 3.6",
+    # terrain.toml); heights that leave no foliage between them are an error naming the field
+    wood = {"id": "j", "type": "dense", "polygon": [[20, 20], [30, 20], [30, 30], [20, 30]], **given}
+    with pytest.raises(ScenarioError) as err:
+        build_scenario(scenario(platoon() + enemy(), terrain=[wood]))
+    terrain = [p for p in err.value.problems if p.field.startswith("terrain")]
+    assert len(terrain) == 1 and terrain[0].field == f"terrain[0].{field}" and words in terrain[0].message
+    ok = {"id": "j", "type": "dense", "polygon": wood["polygon"], "canopy_bottom": 1.0, "canopy_top": 3.0}
+    built = build_scenario(scenario(platoon() + enemy(), terrain=[ok]))
+    assert [(f.canopy_bottom, f.canopy_top) for f in built.features] == [(1.0, 3.0)]
+
+
 def test_toml_syntax_error_names_the_line(tmp_path):
     bad = tmp_path / "broken.toml"
     bad.write_text('[scenario]\nid = "x"\ntitle = \n')

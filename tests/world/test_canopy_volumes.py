@@ -105,3 +105,21 @@ def test_the_floor_goes_down_only_where_the_wood_stands_on_the_ground():
     assert z[name == "plantation"].min() == pytest.approx(1.0, abs=1e-4)
     r = los.check_points((28.5, 8.0), (33.5, 3.0), DAY)
     assert r.canopy_inches == {} and r.visible
+
+
+def test_crowns_raised_on_their_trunks_stay_above_their_underside_at_the_rim():
+    # DD-4.1: a rubber plantation's crowns 1.5" up on their trunks (its top 2.6", lower at the rim): the
+    # foliage at the rim keeps a quarter of its depth above the underside, so the volume is the crowns
+    from game.world import bake
+
+    raised = Table(24.0, 16.0, (Feature("rows", "rubber", polygon=((4.0, 4.0), (20.0, 4.0), (20.0, 12.0), (4.0, 12.0)),
+                                        canopy_bottom=1.5),))
+    node = next(n for n in bake.build_nodes(raised) if n.name == "canopy:rows")
+    v = node.mesh.vertices
+    top, under = v[: len(v) // 2, 2], v[len(v) // 2:, 2]
+    assert under == pytest.approx(np.full(len(under), 1.5))
+    assert top.min() >= 1.5 + bake.CROWN_RIM * (2.6 - 1.5) - 1e-9
+    los = los_of(raised)
+    assert los.check_points((5.0, 8.0), (19.0, 8.0), DAY).canopy_inches == {}  # a man sees under the crowns
+    inside = los.check_points((6.0, 8.0, 1.7), (18.0, 8.0, 1.7), DAY)  # (under the lowest of the crowns' top)
+    assert inside.canopy_inches == {"rubber": pytest.approx(12.0, abs=0.011)}

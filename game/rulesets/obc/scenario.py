@@ -25,7 +25,7 @@ from typing import Any
 from game.rulesets.base import Problem, ScenarioError
 from game.rulesets.obc.tables import POSTURES, tables
 from game.terrain import terrain_book
-from game.world.features import Feature
+from game.world.features import Feature, canopy_problem
 
 SIDES = ("allied", "insurgent")
 EDGES = ("north", "south", "east", "west")
@@ -174,6 +174,10 @@ def _feature(r: _Reader, f: Any, p: str) -> Feature | None:
     feat = Feature(id=fid, type=ftype, **kw)
     if feat.shape().is_empty or feat.shape().area <= 0:
         r.problem(p.rstrip("."), "has no area")
+        return None
+    wrong = canopy_problem(feat, book.terrain[ftype].canopy_bottom, book.terrain[ftype].canopy_top)
+    if wrong is not None:
+        r.problem(p + wrong[0], wrong[1])
         return None
     return feat
 
