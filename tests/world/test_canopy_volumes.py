@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from shapely.geometry import LineString, Polygon
 
-from game.world import raytrace
+from game.world import canopy_reading
 from game.world.features import Feature
 from game.world.los import Conditions
 from tests.world.tables import WOODS, Table, los_of
@@ -58,7 +58,7 @@ def test_shared_border_walls_are_set_apart_by_the_later_wood():
     near = walls & (np.abs(x - 16.0).max(axis=1) < 0.01)
     assert set(name[near]) == {"grove", "jungle"}
     assert np.abs(x[near & (name == "grove")] - 16.0).max() < 1e-5
-    assert np.abs(x[near & (name == "jungle")] - (16.0 + raytrace.SHARED_WALL_GAP)).max() < 1e-5
+    assert np.abs(x[near & (name == "jungle")] - (16.0 + canopy_reading.SHARED_WALL_GAP)).max() < 1e-5
 
 
 @pytest.mark.parametrize("y", [float(y) for y in np.linspace(1.5, 22.5, 22)])
@@ -99,7 +99,7 @@ def test_the_floor_goes_down_only_where_the_wood_stands_on_the_ground():
     canopy = los.geo.canopy
     name = np.array([los.geo.parts[o].feature for o in canopy.owner])
     z = canopy.tris[:, :, 2]
-    floor = los.geo.ground.tris[:, :, 2].min() - raytrace.CANOPY_DEPTH
+    floor = los.geo.ground.tris[:, :, 2].min() - canopy_reading.CANOPY_DEPTH
     assert z[name == "jungle"].min() == pytest.approx(floor, abs=1e-4)
     # the plantation's crowns stand on trunks: their floor stays 1" up, and a man sees under them
     assert z[name == "plantation"].min() == pytest.approx(1.0, abs=1e-4)
