@@ -621,8 +621,11 @@ def cache_dir() -> Path:
 
 @functools.cache
 def _code_hash() -> str:
-    """The hash of this module's source (the bake's code is part of the cache key), read once."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    """The hash of the bake's source, this module's and ``game.world.features``' (whose
+    ``canopy_heights`` it bakes by): part of the cache key."""
+    from game.world import features
+
+    return hashlib.sha256(b"".join(Path(f).read_bytes() for f in (__file__, features.__file__))).hexdigest()
 
 
 def terrain_key(scenario: TableSpec, book: TerrainBook | None = None) -> str:

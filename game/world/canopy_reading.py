@@ -33,12 +33,12 @@ SHARED_WALL_GAP = 5e-4
 """How far apart the loader sets two canopy walls that lie one on the other, inches (:func:`apart`)."""
 
 
-def read(volumes: list[trimesh.Trimesh], ground: RayScene, grounds: list[trimesh.Trimesh], top: float,
-         width: float, height: float) -> list[trimesh.Trimesh]:
+def read(volumes: list[trimesh.Trimesh], ground: RayScene, top: float, width: float, height: float
+         ) -> list[trimesh.Trimesh]:
     """The table's canopy volumes as line of sight measures them: each through the ground and past the
-    table's edge, then the shared walls apart. ``ground``: the ground's ray scene (``grounds``, its
-    meshes); ``top``: the highest point of the table."""
-    floor = min(float(m.vertices[:, 2].min()) for m in grounds) - CANOPY_DEPTH
+    table's edge, then the shared walls apart. ``ground``: the ground's ray scene; ``top``: the highest
+    point of the table."""
+    floor = float(ground.tris32[:, :, 2].min()) - CANOPY_DEPTH
     out = apart([past_edge(through_ground(m, ground, top, floor), width, height) for m in volumes])
     # (as a file's own vertices: float32 values, so each face's normal is that of the triangle Embree holds)
     return [trimesh.Trimesh(m.vertices.astype(np.float32).astype(np.float64), m.faces, process=False) for m in out]

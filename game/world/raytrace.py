@@ -455,7 +455,7 @@ class TableGeometry:
         ground_own = [i for i in solid_own if parts[i].role == "ground"]
         top = max([float(m.vertices[:, 2].max()) for m in solids + volumes])
         ground = RayScene(grounds, ground_own)
-        volumes = canopy_reading.read(volumes, ground, grounds, top, width, height)
+        volumes = canopy_reading.read(volumes, ground, top, width, height)
         return cls(width, height, parts, ground, RayScene(solids, solid_own), RayScene(volumes, vol_own),
                    RayScene(core_meshes, core_own), top)
 
